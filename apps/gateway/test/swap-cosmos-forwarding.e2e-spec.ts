@@ -19,7 +19,10 @@ import { connectE2eApi, type E2eApi } from './support/e2e-api';
 import { openSseStream } from './support/sse-client';
 
 /** A message cosmjs-types lacks, as cosmjs's registry takes it: its JSON encoded by our encoder. */
-const jsonType = (encode: (json: Record<string, unknown>) => Uint8Array, decode?: (bytes: Uint8Array) => unknown) =>
+const jsonType = (
+  encode: (json: Record<string, unknown>) => Uint8Array,
+  decode?: (bytes: Uint8Array) => unknown,
+) =>
   ({
     encode: (json: Record<string, unknown>) => ({ finish: () => encode(json) }),
     decode: (bytes: Uint8Array) => decode?.(bytes) ?? {},
@@ -203,7 +206,7 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
     expect(await balance(osmosis, contract, osmosisUsdc)).toBe(contractUsdcBefore);
   });
 
-  it('the swap on arrival below its minimum: FORWARD_FAILED, the USDC back on the forwarding account, cleared by MsgClearAccount to the recipient\'s Noble key', async () => {
+  it("the swap on arrival below its minimum: FORWARD_FAILED, the USDC back on the forwarding account, cleared by MsgClearAccount to the recipient's Noble key", async () => {
     const amount = 20_000_000n;
     const wallet = await devnet.freshWalletHolding('devnet-a', 'USDC', amount, 6);
     const recipientWallet = await DirectSecp256k1HdWallet.generate(12, { prefix: 'cosmos' });
@@ -312,7 +315,12 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
     const clearer = await testSigner(noble, 'noble', 9);
     const cleared = await clearer.client.signAndBroadcast(
       clearer.address,
-      [{ typeUrl: MSG_CLEAR_ACCOUNT_TYPE_URL, value: { signer: clearer.address, address: forwarding, fallback: true } }],
+      [
+        {
+          typeUrl: MSG_CLEAR_ACCOUNT_TYPE_URL,
+          value: { signer: clearer.address, address: forwarding, fallback: true },
+        },
+      ],
       'auto',
     );
     expect(cleared.code).toBe(0);

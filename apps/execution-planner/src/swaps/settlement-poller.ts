@@ -91,7 +91,8 @@ export class SettlementPoller implements OnApplicationBootstrap, OnModuleDestroy
         what: 'Noble forwarding',
         read: (step) => {
           const forwarding = step.spec.nobleForwarding;
-          if (!forwarding) throw new Error(`step ${step.id} settles by forwarding but has no nobleForwarding`);
+          if (!forwarding)
+            throw new Error(`step ${step.id} settles by forwarding but has no nobleForwarding`);
           return forwards.progressOf(step.chain, step.txHash, forwarding);
         },
         apply: (stepId, reading) => progress.forwardingMoved(stepId, reading),
@@ -128,8 +129,9 @@ export class SettlementPoller implements OnApplicationBootstrap, OnModuleDestroy
     if (!each) throw new Error(`No settlement lane for ${kind}`);
     const waiting = await this.store.awaitingSettlement(kind, BATCH);
     const outcomes = await Promise.all(waiting.map((step) => this.settleOne(each, step)));
-    return outcomes.filter((outcome) => outcome === 'completed' || outcome === 'refunded' || outcome === 'failed')
-      .length;
+    return outcomes.filter(
+      (outcome) => outcome === 'completed' || outcome === 'refunded' || outcome === 'failed',
+    ).length;
   }
 
   private async settleOne(

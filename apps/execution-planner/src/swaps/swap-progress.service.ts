@@ -95,7 +95,9 @@ export type SettlementOutcome = 'completed' | 'refunded' | 'failed' | 'moved' | 
 
 /** Whether two packets are one: the same source channel and sequence towards the same chain. */
 const samePacket = (a: SwapStepPacket, b: SwapStepPacket): boolean =>
-  a.destinationChain === b.destinationChain && a.sourceChannel === b.sourceChannel && a.sequence === b.sequence;
+  a.destinationChain === b.destinationChain &&
+  a.sourceChannel === b.sourceChannel &&
+  a.sequence === b.sequence;
 
 /**
  * The packets of a route to tell, given the one the step tells now (`told`): that one if it moved,

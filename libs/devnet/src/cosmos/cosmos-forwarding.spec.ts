@@ -63,7 +63,12 @@ function registration(
 }
 
 /** MsgClearAccount of `address`, signed by a Noble test wallet. */
-function clearing(net: ReturnType<typeof cosmosDevnetInProcess>, index: number, address: string, fallback: boolean) {
+function clearing(
+  net: ReturnType<typeof cosmosDevnetInProcess>,
+  index: number,
+  address: string,
+  fallback: boolean,
+) {
   const key = cosmosDevnetKey('noble', index);
   return signedByTestWallet(net, index, 0n, {
     typeUrl: MSG_CLEAR_ACCOUNT_TYPE_URL,
@@ -345,9 +350,13 @@ describe("Noble's x/forwarding on the devnet", () => {
     // Nothing left, not a forwarding account: the msg server's errors.
     const empty = net.chain(NOBLE).checkTx(clearing(net, 1, forwarding, true));
     net.run(1);
-    expect(net.chain(NOBLE).includedTx(empty.hash)!.result.log).toContain('account does not require clearing');
+    expect(net.chain(NOBLE).includedTx(empty.hash)!.result.log).toContain(
+      'account does not require clearing',
+    );
     const plain = net.chain(NOBLE).checkTx(clearing(net, 1, fallback, true));
     net.run(1);
-    expect(net.chain(NOBLE).includedTx(plain.hash)!.result.log).toContain('account is not a forwarding account');
+    expect(net.chain(NOBLE).includedTx(plain.hash)!.result.log).toContain(
+      'account is not a forwarding account',
+    );
   });
 });

@@ -202,11 +202,7 @@ export class CosmosRpcServer {
             : Number(stringParam(params.height, fromUri));
         const block = chain.block(height);
         if (!block) {
-          throw new RpcError(
-            -32603,
-            'Internal error',
-            `could not find results for height #${height}`,
-          );
+          throw new RpcError(-32603, 'Internal error', `could not find results for height #${height}`);
         }
         const results = block.txs.map((raw) => chain.includedTx(txHash(raw))?.result);
         return {

@@ -127,11 +127,12 @@ describe('SettlementPoller: the route after a Noble forwarding deposit', () => {
     expect(await settlement.checkOnce('forwarding')).toBe(1);
     expect(bench.store.swap(swapId).status).toBe('completed');
     expect(bench.store.stepsOf(swapId)[1].status).toBe('confirmed');
-    expect(bench.store.messagesOf(swapId).map((m) => m.type).slice(-3)).toEqual([
-      'swap.step-packet',
-      'swap.step-confirmed',
-      'swap.completed',
-    ]);
+    expect(
+      bench.store
+        .messagesOf(swapId)
+        .map((m) => m.type)
+        .slice(-3),
+    ).toEqual(['swap.step-packet', 'swap.step-confirmed', 'swap.completed']);
     expect(await settlement.checkOnce('forwarding')).toBe(0);
   });
 

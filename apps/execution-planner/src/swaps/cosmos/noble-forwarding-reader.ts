@@ -9,13 +9,13 @@ import {
 } from '@swapgw/chains/families';
 import type { NobleForwardingSpec } from '@swapgw/contracts';
 import { bech32 } from '@scure/base';
-import { createPublicClient, http, parseAbiItem, parseEventLogs, type PublicClient } from 'viem';
+import { FetchRequest, Interface, JsonRpcProvider } from 'ethers';
 import { CometClients } from './ibc-packet-reader';
 
 /** The devnet bridge's event of a deposit to a 32-byte recipient (its CCTP nonce). */
-const DEPOSIT_TO = parseAbiItem(
+const BRIDGE = new Interface([
   'event DepositTo(uint256 indexed nonce, address indexed sender, bytes32 indexed recipient, uint256 destinationChainId, uint256 amount, uint256 amountAfterFee)',
-);
+]);
 
 /** Where the route after a forwarding bridge is; null while the deposit's receipt is not readable. */
 export abstract class NobleForwardingReader {
@@ -36,7 +36,7 @@ export abstract class NobleForwardingReader {
 @Injectable()
 export class CometNobleForwardingReader extends NobleForwardingReader {
   private readonly clients: CometClients;
-  private readonly evm = new Map<string, PublicClient>();
+  private readonly evm = new Map<string, JsonRpcProvider>();
 
   constructor(private readonly registry: ChainRegistry) {
     super();
@@ -71,24 +71,23 @@ export class CometNobleForwardingReader extends NobleForwardingReader {
     if (!view) throw new Error(`${chain} is not a devnet EVM chain with a bridge`);
     let client = this.evm.get(chain);
     if (!client) {
-      client = createPublicClient({ transport: http(view.rpcUrl, { timeout: 5_000 }) }) as PublicClient;
+      // Bounded as the CometBFT calls are: an EVM node that does not answer is asked at the next pass.
+      const request = new FetchRequest(view.rpcUrl);
+      request.timeout = 5_000;
+      client = new JsonRpcProvider(request, view.chainId, { staticNetwork: true });
       this.evm.set(chain, client);
     }
-    const receipt = await client
-      .getTransactionReceipt({ hash: txHash as `0x${string}` })
-      .catch((error: Error) => {
-        if (error.name === 'TransactionReceiptNotFoundError') return null;
-        throw error;
-      });
+    const receipt = await client.getTransactionReceipt(txHash);
     if (!receipt) return null;
     const recipient = cosmosRecipientBytes32(forwarding.address).toLowerCase();
-    const deposit = parseEventLogs({ abi: [DEPOSIT_TO], logs: receipt.logs }).find(
-      (log) =>
-        log.address.toLowerCase() === view.bridge.address.toLowerCase() &&
-        log.args.recipient.toLowerCase() === recipient,
-    );
+    const deposit = receipt.logs
+      .filter((log) => log.address.toLowerCase() === view.bridge.address.toLowerCase())
+      .map((log) => BRIDGE.parseLog({ topics: [...log.topics], data: log.data }))
+      .find(
+        (parsed) => parsed?.name === 'DepositTo' && String(parsed.args.recipient).toLowerCase() === recipient,
+      );
     if (!deposit) throw new Error(`${txHash} on ${chain} deposited nothing to ${forwarding.address}`);
-    return { sourceDomain: cctpDomainOfBridgeChain(view.chainId), nonce: deposit.args.nonce.toString() };
+    return { sourceDomain: cctpDomainOfBridgeChain(view.chainId), nonce: String(deposit.args.nonce) };
   }
 
   private counterpartyChain(chain: string, channel: string): string | undefined {

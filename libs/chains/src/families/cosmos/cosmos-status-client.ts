@@ -179,7 +179,10 @@ export class CosmosStatusClient {
       });
       return results?.finalize_block_events ?? [];
     } catch (error) {
-      if (error instanceof CometRpcError && /could not find results|must be less than or equal/i.test(error.data))
+      if (
+        error instanceof CometRpcError &&
+        /could not find results|must be less than or equal/i.test(error.data)
+      )
         return null;
       throw this.upstreamError(error);
     }

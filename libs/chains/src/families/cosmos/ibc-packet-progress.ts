@@ -95,7 +95,10 @@ export async function ibcPacketProgress(
 }
 
 /** A packet's sending fields, as `send_packet` names them (sentPacketOf). */
-export type SentPacket = Pick<IbcPacketProgress, 'sequence' | 'sourceChannel' | 'destinationChannel' | 'timeoutAtMs'>;
+export type SentPacket = Pick<
+  IbcPacketProgress,
+  'sequence' | 'sourceChannel' | 'destinationChannel' | 'timeoutAtMs'
+>;
 
 /**
  * The progress of the packet `sent` on `source` (from a tx, or from a block's FinalizeBlock events
