@@ -64,6 +64,32 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
     return (await response.json()) as T;
   };
 
+  /** 20 USDC on devnet-a → ATOM for `hubRecipient` through the forwarding route, signed by `wallet` (runSwap). */
+  const swapToHubAtom = (
+    wallet: Awaited<ReturnType<DevnetEvm['freshWalletHolding']>>,
+    hubRecipient: string,
+    events: RunSwapEvent[],
+    slippageBps?: number,
+  ) =>
+    runSwap({
+      client: createGatewayClient({ baseUrl: process.env.GATEWAY_URL as string, apiKey: e2e.apiKey }),
+      quoteRequest: {
+        fromChain: 'devnet-a',
+        toChain: hub.id,
+        tokenIn: 'USDC',
+        tokenOut: 'ATOM',
+        amount: '20',
+        ...(slippageBps === undefined ? {} : { slippageBps }),
+      },
+      route: (routes) =>
+        routes.find((route) => route.providers[0] === 'devnet-bridge' && route.providers.includes('osmosis')),
+      userAddress: wallet.address,
+      build: { recipient: hubRecipient, waitForTxRequestMs: 20_000 },
+      signers: [ethersSigner(wallet)],
+      timeoutMs: 180_000,
+      onEvent: (event) => events.push(event),
+    });
+
   /** The IBC packets the swap's steps told (swap.step-packet, SSE replayed from its first event), `chain:state`. */
   const packetsToldOf = async (swapId: string): Promise<string[]> => {
     const stream = await openSseStream(`${process.env.GATEWAY_URL}/swap/${swapId}/events`, e2e.apiKey);
@@ -142,23 +168,7 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
     const contractUsdcBefore = await balance(osmosis, contract, osmosisUsdc);
 
     const events: RunSwapEvent[] = [];
-    const result = await runSwap({
-      client: createGatewayClient({ baseUrl: process.env.GATEWAY_URL as string, apiKey: e2e.apiKey }),
-      quoteRequest: {
-        fromChain: 'devnet-a',
-        toChain: hub.id,
-        tokenIn: 'USDC',
-        tokenOut: 'ATOM',
-        amount: '20',
-      },
-      route: (routes) =>
-        routes.find((route) => route.providers[0] === 'devnet-bridge' && route.providers.includes('osmosis')),
-      userAddress: wallet.address,
-      build: { recipient: hubRecipient, waitForTxRequestMs: 20_000 },
-      signers: [ethersSigner(wallet)],
-      timeoutMs: 120_000,
-      onEvent: (event) => events.push(event),
-    });
+    const result = await swapToHubAtom(wallet, hubRecipient, events);
     expect(result.swap).toMatchObject({ status: 'completed', failure: null });
     const quoted = events.find((e) => e.type === 'quoted')!;
     expect(quoted.route.signatures.every((s) => s.chain === 'devnet-a')).toBe(true);
@@ -226,24 +236,7 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
     // The relayer stopped: the forward waits on Noble while the pool moves under its minimum.
     await setRelayerRunning(false);
     const events: RunSwapEvent[] = [];
-    const running = runSwap({
-      client: createGatewayClient({ baseUrl: process.env.GATEWAY_URL as string, apiKey: e2e.apiKey }),
-      quoteRequest: {
-        fromChain: 'devnet-a',
-        toChain: hub.id,
-        tokenIn: 'USDC',
-        tokenOut: 'ATOM',
-        amount: '20',
-        slippageBps: 1,
-      },
-      route: (routes) =>
-        routes.find((route) => route.providers[0] === 'devnet-bridge' && route.providers.includes('osmosis')),
-      userAddress: wallet.address,
-      build: { recipient: hubRecipient, waitForTxRequestMs: 20_000 },
-      signers: [ethersSigner(wallet)],
-      timeoutMs: 180_000,
-      onEvent: (event) => events.push(event),
-    });
+    const running = swapToHubAtom(wallet, hubRecipient, events, 1);
     await waitFor(async () => ((await stats()) > forwardsBefore ? true : null), {
       timeoutMs: 90_000,
       intervalMs: 300,

@@ -238,16 +238,21 @@ describe("Noble's x/forwarding on the devnet", () => {
     );
   });
 
-  it('keeps a refunded forward (its swap failed on Osmosis) instead of sending it again', () => {
-    const net = fundedNet();
+  /** A forward refused on arrival (a minimum no pool can pay): Noble refunds the forwarding account. */
+  function refundedForward(net: ReturnType<typeof fundedNet>, fallback: string) {
     const hubRecipient = net.address(HUB, 6);
-    // A minimum no pool can pay: the swap fails on arrival and Noble refunds the forwarding account.
-    const target = swapToAtomTarget(hubRecipient, 10n ** 18n);
+    const target = { ...swapToAtomTarget(hubRecipient, 10n ** 18n), fallback };
     const forwarding = nobleForwardingAddress('noble', target);
     net.chain(NOBLE).checkTx(registration(net, 1, target));
     net.run(1);
     mint(net, forwarding, 1_000n, 1n);
     net.run();
+    return { hubRecipient, forwarding };
+  }
+
+  it('keeps a refunded forward (its swap failed on Osmosis) instead of sending it again', () => {
+    const net = fundedNet();
+    const { hubRecipient, forwarding } = refundedForward(net, '');
     expect(net.balance(NOBLE, forwarding, 'uusdc')).toBe(1_000n);
     expect(net.balance(HUB, hubRecipient, 'uatom')).toBe(0n);
     expect(forwardingStats(net.chain(NOBLE).queryState, 'channel-0').numOfForwards).toBe('1');
@@ -318,14 +323,8 @@ describe("Noble's x/forwarding on the devnet", () => {
 
   it("clears a stuck forwarding account as MsgClearAccount does: to its fallback, or forwarded again; the module's refusals", () => {
     const net = fundedNet();
-    const hubRecipient = net.address(HUB, 6);
     const fallback = net.address(NOBLE, 6);
-    const target = { ...swapToAtomTarget(hubRecipient, 10n ** 18n), fallback };
-    const forwarding = nobleForwardingAddress('noble', target);
-    net.chain(NOBLE).checkTx(registration(net, 1, target));
-    net.run(1);
-    mint(net, forwarding, 1_000n, 1n);
-    net.run();
+    const { forwarding } = refundedForward(net, fallback);
     expect(net.balance(NOBLE, forwarding, 'uusdc')).toBe(1_000n);
 
     // Without `fallback`: forwarded again at the block's end (and refused again by the pool).

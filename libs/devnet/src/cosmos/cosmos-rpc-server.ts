@@ -180,10 +180,7 @@ export class CosmosRpcServer {
         };
       }
       case 'block': {
-        const height =
-          params.height === undefined || params.height === null
-            ? chain.height
-            : Number(stringParam(params.height, fromUri));
+        const height = heightParam(chain, params, fromUri);
         const block = chain.block(height);
         if (!block) {
           throw new RpcError(
@@ -196,10 +193,7 @@ export class CosmosRpcServer {
       }
       case 'block_results': {
         // CometBFT 0.38: the block's tx results and its FinalizeBlock events (the EndBlockers').
-        const height =
-          params.height === undefined || params.height === null
-            ? chain.height
-            : Number(stringParam(params.height, fromUri));
+        const height = heightParam(chain, params, fromUri);
         const block = chain.block(height);
         if (!block) {
           throw new RpcError(-32603, 'Internal error', `could not find results for height #${height}`);
@@ -260,6 +254,13 @@ export class CosmosRpcServer {
       },
     };
   }
+}
+
+/** A `height` parameter, the latest block's when absent (CometBFT's `block`, `block_results`). */
+function heightParam(chain: CosmosChain, params: Params, fromUri: boolean): number {
+  return params.height === undefined || params.height === null
+    ? chain.height
+    : Number(stringParam(params.height, fromUri));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
