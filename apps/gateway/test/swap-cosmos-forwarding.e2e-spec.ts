@@ -205,9 +205,13 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
     });
     expect(deposit.packet?.receivedTxHash).toMatch(/^[0-9A-F]{64}$/);
     const packetStates = await packetsToldOf(result.swap.swapId);
-    expect(packetStates[0]).toBe(`${osmosis.id}:sent`);
+    // Each read state once (which of sent and received were seen depends on when the planner read):
+    // the forward's to Osmosis up to its acknowledgement, then the output's to the Hub up to its own.
     expect(packetStates).toContain(`${osmosis.id}:acknowledged`);
     expect(packetStates.at(-1)).toBe(`${hub.id}:acknowledged`);
+    expect(packetStates.indexOf(`${osmosis.id}:acknowledged`)).toBeLessThan(
+      packetStates.findIndex((each) => each.startsWith(`${hub.id}:`)),
+    );
     expect(new Set(packetStates).size).toBe(packetStates.length);
     // Noble: the forwarding account forwarded everything it was minted, once.
     expect(await balance(noble, forwarding, 'uusdc')).toBe(0n);
@@ -290,9 +294,8 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
     expect(failure.details.fundsAt.recovery).toContain(nobleKey);
     const [deposit] = result.swap.steps.filter((step) => step.chain === 'devnet-a').slice(-1);
     expect(deposit.packet).toMatchObject({ state: 'acknowledged', refunded: true });
-    // The forward's packet told sent, (received,) then acknowledged with its refund; nothing went home.
+    // The forward's packet told up to its acknowledgement with the refund; nothing went home.
     const told = await packetsToldOf(result.swap.swapId);
-    expect(told[0]).toBe(`${osmosis.id}:sent`);
     expect(told.at(-1)).toBe(`${osmosis.id}:acknowledged`);
     expect(told.every((each) => each.startsWith(`${osmosis.id}:`))).toBe(true);
     expect(new Set(told).size).toBe(told.length);
