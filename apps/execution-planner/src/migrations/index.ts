@@ -14,6 +14,7 @@ import { AddStepSettlements1765200000000 } from './1765200000000-add-step-settle
 import { AddIbcSettlements1765300000000 } from './1765300000000-add-ibc-settlements';
 import { AddThorchainProgress1765400000000 } from './1765400000000-add-thorchain-progress';
 import { AddCctpSettlements1765500000000 } from './1765500000000-add-cctp-settlements';
+import { AddForwardingSettlements1765600000000 } from './1765600000000-add-forwarding-settlements';
 
 /** Every migration of the `planner` schema, in order. */
 export const PLANNER_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const PLANNER_MIGRATIONS = [
   AddIbcSettlements1765300000000,
   AddThorchainProgress1765400000000,
   AddCctpSettlements1765500000000,
+  AddForwardingSettlements1765600000000,
 ];

@@ -124,14 +124,14 @@ describe('planSteps: USDC on devnet-a → ATOM on the Hub through a Noble forwar
     expect(balancesToRead(plan, () => HUB_RECIPIENT, context.familyOf)).toEqual([]);
   });
 
-  it("pays Noble's forwarding account, whose memo swaps on Osmosis for the Hub recipient", () => {
+  it("pays Noble's forwarding account, whose memo swaps on Osmosis for the Hub recipient; its fallback the recipient's key on Noble", () => {
     const forwarding = steps[1].nobleForwarding!;
     const memo = JSON.parse(forwarding.memo);
     expect(forwarding).toMatchObject({
       chain: 'noble-devnet',
       channel: 'channel-0',
       recipient: CONTRACT,
-      fallback: '',
+      fallback: bech32.encode('noble', bech32.decode(HUB_RECIPIENT).words),
     });
     expect(memo).toEqual({
       wasm: {

@@ -3,6 +3,7 @@ import { PeriodicWork } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
 import { CctpMintReader } from './cosmos/cctp-mint-reader';
 import { IbcPacketReader } from './cosmos/ibc-packet-reader';
+import { NobleForwardingReader } from './cosmos/noble-forwarding-reader';
 import { SettlementOutcome, SwapProgress } from './swap-progress.service';
 import type { StepSettlement, SwapStepEntity } from './swap-step.entity';
 import { SwapRepository } from './swap.repository';
@@ -35,7 +36,8 @@ interface SettlementLane<Reading> {
  * (completed, refunded with BRIDGE_REFUNDED, or waiting). An answer the protocol cannot give now
  * (down, an unexpected shape) is asked again at the next pass. Nothing lives in memory: a restarted
  * planner finds the steps still `settling` with their progress as last told, and two instances
- * decide a step once. Burns on Noble towards Solana wait for the mint there (CctpMintReader).
+ * decide a step once. Burns on Noble towards Solana wait for the mint there (CctpMintReader); bridge
+ * deposits paying a Noble forwarding account wait for the route after it (NobleForwardingReader).
  */
 @Injectable()
 export class SettlementPoller implements OnApplicationBootstrap, OnModuleDestroy {
@@ -50,6 +52,7 @@ export class SettlementPoller implements OnApplicationBootstrap, OnModuleDestroy
     packets: IbcPacketReader,
     config: ExecutionPlannerConfig,
     mints: CctpMintReader,
+    forwards: NobleForwardingReader,
   ) {
     const lanes = [
       lane({
@@ -80,6 +83,25 @@ export class SettlementPoller implements OnApplicationBootstrap, OnModuleDestroy
         apply: (stepId, reading) => progress.mintSeen(stepId, reading),
         describe: (reading) => ({ nonce: reading.nonce, mintTxHash: reading.mintTxHash }),
       }),
+      lane({
+        kind: 'forwarding',
+        enabled: true,
+        // The forward's packets are read as often as IBC's.
+        intervalMs: config.IBC_PACKET_POLL_MS,
+        what: 'Noble forwarding',
+        read: (step) => {
+          const forwarding = step.spec.nobleForwarding;
+          if (!forwarding)
+            throw new Error(`step ${step.id} settles by forwarding but has no nobleForwarding`);
+          return forwards.progressOf(step.chain, step.txHash, forwarding);
+        },
+        apply: (stepId, reading) => progress.forwardingMoved(stepId, reading),
+        describe: (reading) => ({
+          payoutTxHash: reading.payoutTxHash,
+          packets: reading.packets.map((packet) => `${packet.destinationChain}:${packet.state}`),
+          outcome: reading.outcome,
+        }),
+      }),
     ];
     this.lanes = new Map(lanes.map((each) => [each.kind, each]));
   }
@@ -101,13 +123,15 @@ export class SettlementPoller implements OnApplicationBootstrap, OnModuleDestroy
     await Promise.all(this.loops.map((loop) => loop.stop()));
   }
 
-  /** One pass over `kind`'s settling steps, each asked once; how many were decided (completed or refunded). */
+  /** One pass over `kind`'s settling steps, each asked once; how many were decided (completed, refunded or failed). */
   async checkOnce(kind: StepSettlement): Promise<number> {
     const each = this.lanes.get(kind);
     if (!each) throw new Error(`No settlement lane for ${kind}`);
     const waiting = await this.store.awaitingSettlement(kind, BATCH);
     const outcomes = await Promise.all(waiting.map((step) => this.settleOne(each, step)));
-    return outcomes.filter((outcome) => outcome === 'completed' || outcome === 'refunded').length;
+    return outcomes.filter(
+      (outcome) => outcome === 'completed' || outcome === 'refunded' || outcome === 'failed',
+    ).length;
   }
 
   private async settleOne(

@@ -252,7 +252,9 @@ export class SwapPlanner {
         signer: step.signer,
         spec: signingStepOf(step),
         priceCheck: priceCheckOf(plan, steps, step),
-        settlement: settlementOf(plan.legs[step.legIndex], step.kind, (chain) => this.chains.familyOf(chain)),
+        settlement: step.nobleForwarding
+          ? 'forwarding'
+          : settlementOf(plan.legs[step.legIndex], step.kind, (chain) => this.chains.familyOf(chain)),
         packet: null,
         thorchain: null,
         status: step.index === 1 ? 'building' : 'pending',

@@ -38,6 +38,7 @@ import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
 import type { OutboxMessage } from '@swapgw/messaging';
 import { Clock } from '@swapgw/runtime';
 import { ExecutionPlannerConfig } from '../config/execution-planner.config';
+import type { NobleForwardingProgress } from '@swapgw/chains/families';
 import type { CctpMintProgress } from './cosmos/cctp-mint-reader';
 import { RepricingSignal } from './repricing-signal';
 import { SwapEntity } from './swap.entity';
@@ -76,13 +77,38 @@ function priceChangeOf(step: SwapStepEntity, result: RepriceRouteLegResult): Rec
  */
 export const BRIDGE_REFUNDED = 'BRIDGE_REFUNDED';
 
+/**
+ * Reason of a failed swap whose route after a Noble forwarding deposit did not deliver (the forward
+ * refunded to the forwarding account, not sent, or the swap's output not delivered home): the funds
+ * are neither with the sender nor with the recipient; `details.fundsAt` says where they are and how
+ * they move on.
+ */
+export const FORWARD_FAILED = 'FORWARD_FAILED';
+
 /** Reason of an expired swap: its encoded calls' deadline passed. */
 export const SWAP_DEADLINE_PASSED = 'SWAP_DEADLINE_PASSED';
 /** Swap states in which nothing is in flight on chain, so the deadline alone can end the swap. */
 export const EXPIRABLE_STATUSES: readonly SwapStatus[] = ['planning', 'awaiting_signature'];
 
 /** What a settling step's protocol said changed: completed or refunded it, moved it, or nothing new. */
-export type SettlementOutcome = 'completed' | 'refunded' | 'moved' | 'unchanged' | 'ignored';
+export type SettlementOutcome = 'completed' | 'refunded' | 'failed' | 'moved' | 'unchanged' | 'ignored';
+
+/** Whether two packets are one: the same source channel and sequence towards the same chain. */
+const samePacket = (a: SwapStepPacket, b: SwapStepPacket): boolean =>
+  a.destinationChain === b.destinationChain &&
+  a.sourceChannel === b.sourceChannel &&
+  a.sequence === b.sequence;
+
+/**
+ * The packets of a route to tell, given the one the step tells now (`told`): that one if it moved,
+ * and every packet after it; all of them when none was told yet.
+ */
+function packetsToTell(told: SwapStepPacket | null, packets: readonly SwapStepPacket[]): SwapStepPacket[] {
+  const at = told ? packets.findIndex((packet) => samePacket(packet, told)) : -1;
+  if (!told || at === -1) return [...packets];
+  const moved = packets[at].state !== told.state || packets[at].refunded !== told.refunded;
+  return [...(moved ? [packets[at]] : []), ...packets.slice(at + 1)];
+}
 
 /** What every event of a step's transaction says: the swap, the step, its chain and hash. */
 type StepTransactionFacts = Omit<SwapStepPacketEvent, 'packet'>;
@@ -228,10 +254,12 @@ export class SwapProgress {
     if (
       settlement === 'ibc' ||
       settlement === 'cctp' ||
+      settlement === 'forwarding' ||
       (settlement === 'thorchain' && this.config.THORNODE_URL !== undefined)
     ) {
       // Confirmed on its chain; done when THORChain says its outbound went out, when IBC
-      // acknowledges its packet, or when the burn's destination paid it (SettlementPoller).
+      // acknowledges its packet, when the burn's destination paid it, or when the route after a
+      // forwarding deposit delivered (SettlementPoller).
       const { swap, step } = locked;
       step.status = 'settling';
       swap.status = 'confirming';
@@ -320,6 +348,68 @@ export class SwapProgress {
           }
         : null,
       completed: packet.state === 'acknowledged',
+    });
+  }
+
+  /**
+   * Where the route after a `settling` forwarding deposit is (NobleForwardingReader: the bridge's
+   * payout on Noble, the forward's packet to Osmosis, the swap on arrival, the output's packet home).
+   * Each packet's move is told once, in route order (`swap.step-packet`, the latest kept on the
+   * step); delivered, the step is confirmed and the swap moves on (completed: the recipient holds
+   * the output); failed, the step and the swap fail with FORWARD_FAILED, where the funds are in the
+   * details. Ignored unless the step is still settling.
+   */
+  async forwardingMoved(stepId: string, progress: NobleForwardingProgress): Promise<SettlementOutcome> {
+    return this.swaps.transaction(async (tx) => {
+      const locked = await this.lockStep(tx, stepId, ['settling'], 'noble forwarding');
+      if (!locked) return 'ignored';
+      const { swap } = locked;
+      const current = locked.step;
+      const moves = packetsToTell(current.packet, progress.packets);
+      const facts: StepTransactionFacts = {
+        swapId: swap.id,
+        status: swap.status,
+        step: positionOf(swap),
+        chain: current.chain,
+        txHash: current.txHash ?? '',
+      };
+      if (moves.length > 0) {
+        current.packet = moves[moves.length - 1];
+        await this.save(tx, swap, this.clock.nowMs(), current);
+        await tx.enqueue(
+          ...moves.map((packet) => {
+            const event: SwapStepPacketEvent = { ...facts, packet };
+            return swapEvent(swap.id, SwapEventTypes.stepPacket, event);
+          }),
+        );
+      }
+      if (progress.outcome === 'failed' && progress.failure) {
+        current.status = 'failed';
+        current.failureReason = progress.failure.message;
+        await this.terminate(
+          tx,
+          swap,
+          current,
+          'failed',
+          FORWARD_FAILED,
+          {
+            step: positionOf(swap),
+            chain: current.chain,
+            kind: current.kind,
+            message: progress.failure.message,
+            ...(current.txHash ? { txHash: current.txHash } : {}),
+            payoutTxHash: progress.payoutTxHash,
+            fundsAt: progress.failure.fundsAt,
+            ...(current.packet ? { packet: current.packet } : {}),
+          },
+          this.clock.nowMs(),
+        );
+        return 'failed';
+      }
+      if (progress.outcome !== 'delivered') return moves.length > 0 ? 'moved' : 'unchanged';
+      current.status = 'confirmed';
+      await this.advance(tx, locked, current.txHash ?? undefined);
+      return 'completed';
     });
   }
 

@@ -31,9 +31,10 @@ export const SWAP_STEP_STATUSES = [
  * Who settles a step's deposit once it confirms: THORChain (its tx/status), for a `thorchain` leg;
  * IBC (its packet's acknowledgement or timeout, read from the chains' events) for a Cosmos `ibc` leg;
  * CCTP (the burn's mint on the destination, read there) for a devnet-bridge burn on Noble towards
- * Solana.
+ * Solana; the route after it (Noble's forwarding account, IBC, the swap on arrival, IBC home) for a
+ * bridge deposit paying a Noble forwarding account (`nobleForwarding` on its spec).
  */
-export type StepSettlement = 'thorchain' | 'ibc' | 'cctp';
+export type StepSettlement = 'thorchain' | 'ibc' | 'cctp' | 'forwarding';
 
 export type SwapStepStatus = (typeof SWAP_STEP_STATUSES)[number];
 

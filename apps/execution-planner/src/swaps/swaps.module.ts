@@ -12,6 +12,7 @@ import { SwapRepository, TypeOrmSwapRepository } from './swap.repository';
 import { SettlementPoller } from './settlement-poller';
 import { ThorchainStatusReader, ThornodeStatusReader } from './thornode-status-reader';
 import { CctpMintReader, DevnetBridgeMintReader } from './cosmos/cctp-mint-reader';
+import { CometNobleForwardingReader, NobleForwardingReader } from './cosmos/noble-forwarding-reader';
 import { CometIbcPacketReader, IbcPacketReader } from './cosmos/ibc-packet-reader';
 
 /**
@@ -36,6 +37,7 @@ import { CometIbcPacketReader, IbcPacketReader } from './cosmos/ibc-packet-reade
     { provide: ThorchainStatusReader, useClass: ThornodeStatusReader },
     { provide: IbcPacketReader, useClass: CometIbcPacketReader },
     { provide: CctpMintReader, useClass: DevnetBridgeMintReader },
+    { provide: NobleForwardingReader, useClass: CometNobleForwardingReader },
     SettlementPoller,
   ],
 })

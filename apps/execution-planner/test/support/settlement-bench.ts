@@ -4,7 +4,7 @@ import { SettlementPoller } from '../../src/swaps/settlement-poller';
 import { SwapPlanner } from '../../src/swaps/swap-planner.service';
 import { SwapProgress } from '../../src/swaps/swap-progress.service';
 import type { StepSettlement } from '../../src/swaps/swap-step.entity';
-import { FakeMints, FakePackets, FakeThornode } from './settlement-fakes';
+import { FakeForwards, FakeMints, FakePackets, FakeThornode } from './settlement-fakes';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from './swap-fakes';
 import { buildRequestFor, NOW_MS, planFor, stepRef } from './swap-fixtures';
 
@@ -17,6 +17,7 @@ export class SettlementBench {
   readonly thornode = new FakeThornode();
   readonly packets = new FakePackets();
   readonly mints = new FakeMints();
+  readonly forwards = new FakeForwards();
   readonly progress: SwapProgress;
   readonly builder: SwapPlanner;
   readonly poller: SettlementPoller;
@@ -37,6 +38,7 @@ export class SettlementBench {
       this.packets,
       config,
       this.mints,
+      this.forwards,
     );
   }
 

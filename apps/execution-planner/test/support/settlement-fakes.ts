@@ -1,7 +1,9 @@
 import type { ThorchainSwapProgress } from '@swapgw/chains/bitcoin-bridge';
-import type { SwapStepPacket } from '@swapgw/contracts';
+import type { NobleForwardingProgress } from '@swapgw/chains/families';
+import type { NobleForwardingSpec, SwapStepPacket } from '@swapgw/contracts';
 import { CctpMintReader, type CctpMintProgress } from '../../src/swaps/cosmos/cctp-mint-reader';
 import { IbcPacketReader } from '../../src/swaps/cosmos/ibc-packet-reader';
+import { NobleForwardingReader } from '../../src/swaps/cosmos/noble-forwarding-reader';
 import { ThorchainStatusReader } from '../../src/swaps/thornode-status-reader';
 
 /** THORNode as a typed fake: the progress it reports per inbound hash, or its failure. */
@@ -35,6 +37,22 @@ export class FakeMints extends CctpMintReader {
 
   async mintOf(chain: string, txHash: string): Promise<CctpMintProgress | null> {
     this.asked.push([chain, txHash]);
+    if (this.answer instanceof Error) throw this.answer;
+    return this.answer;
+  }
+}
+
+/** The chains after a forwarding deposit as a typed fake: the route's progress per deposit, or their failure. */
+export class FakeForwards extends NobleForwardingReader {
+  readonly asked: Array<[string, string, string]> = [];
+  answer: NobleForwardingProgress | null | Error = null;
+
+  async progressOf(
+    chain: string,
+    txHash: string,
+    forwarding: NobleForwardingSpec,
+  ): Promise<NobleForwardingProgress | null> {
+    this.asked.push([chain, txHash, forwarding.address]);
     if (this.answer instanceof Error) throw this.answer;
     return this.answer;
   }

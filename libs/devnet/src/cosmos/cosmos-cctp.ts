@@ -1,4 +1,6 @@
 import {
+  CCTP_MESSAGE_RECEIVED_EVENT,
+  CCTP_MINT_AND_WITHDRAW_EVENT,
   decodeMsgDepositForBurn,
   DEPOSIT_FOR_BURN_EVENT,
   encodeMsgDepositForBurnResponse,
@@ -145,10 +147,14 @@ export function cctpNonceUsed(state: CosmosState, sourceDomain: bigint, nonce: b
   return state.get(usedNonceKey(sourceDomain, nonce)) !== undefined;
 }
 
+/** The devnet relayer's name as the caller of MsgReceiveMessage. */
+export const NOBLE_DEVNET_RELAYER = 'noble-devnet-relayer';
+
 /**
  * What a received message does (MsgReceiveMessage, on the devnet the relayer's tx): mints `amount`
  * of the burn token to `recipient`, once per (source, nonce); a second receipt fails and changes
- * nothing. Emits `circle.cctp.v1.MintAndWithdraw` as x/cctp does.
+ * nothing. Emits `circle.cctp.v1.MessageReceived` and
+ * `circle.cctp.v1.MintAndWithdraw` as x/cctp does.
  */
 export function receiveCctpMessage(
   params: CctpModuleParams,
@@ -159,8 +165,18 @@ export function receiveCctpMessage(
     if (state.get(key) !== undefined) throw new CosmosTxError('invalidRequest', 'nonce already used');
     state.set(key, '1');
     state.mint(message.recipient, [{ denom: params.burnToken, amount: message.amount }]);
+    // x/cctp's typed events, JSON values (uint32 a number, uint64 a string): the message's
+    // source and nonce (what a client matches a deposit with), then the mint.
     events.push({
-      type: 'circle.cctp.v1.MintAndWithdraw',
+      type: CCTP_MESSAGE_RECEIVED_EVENT,
+      attributes: [
+        { key: 'caller', value: JSON.stringify(NOBLE_DEVNET_RELAYER) },
+        { key: 'source_domain', value: JSON.stringify(Number(message.sourceDomain)) },
+        { key: 'nonce', value: JSON.stringify(message.nonce.toString()) },
+      ],
+    });
+    events.push({
+      type: CCTP_MINT_AND_WITHDRAW_EVENT,
       attributes: [
         { key: 'mint_recipient', value: JSON.stringify(message.recipient) },
         { key: 'amount', value: JSON.stringify(message.amount.toString()) },

@@ -40,6 +40,8 @@ export class CosmosBlock {
     readonly height: number,
     readonly time: Date,
     readonly txs: Uint8Array[],
+    /** The EndBlockers' events (CometBFT 0.38's `finalize_block_events`, read by `block_results`). */
+    readonly endBlockEvents: readonly TxEvent[] = [],
   ) {}
 
   /** Uppercase hex, 32 bytes. */
@@ -197,9 +199,9 @@ export class CosmosChain {
       this.txs.set(hash, { hash, height, time, index: included.length + i, raw, result, tx: undefined });
       raws.push(raw);
     });
-    this.runEndBlockers(time, height);
+    const endBlockEvents = this.runEndBlockers(time, height);
     this.checkState = this.state.branch();
-    const block = new CosmosBlock(this.spec.id, height, time, raws);
+    const block = new CosmosBlock(this.spec.id, height, time, raws, endBlockEvents);
     this.blocks.push(block);
     return block;
   }
@@ -234,17 +236,24 @@ export class CosmosChain {
     };
   }
 
-  /** The modules' EndBlockers, each on a branch kept only if it does not throw (events not recorded: no block results). */
-  private runEndBlockers(blockTime: Date, height: number): void {
+  /**
+   * The modules' EndBlockers, each on a branch kept only if it does not throw; the events of those
+   * kept, in order (the block's `finalize_block_events`).
+   */
+  private runEndBlockers(blockTime: Date, height: number): TxEvent[] {
+    const kept: TxEvent[] = [];
     for (const endBlock of this.endBlockers) {
       const branch = this.state.branch();
+      const events: TxEvent[] = [];
       try {
-        endBlock({ state: branch, spec: this.spec, blockTime, height, events: [] });
+        endBlock({ state: branch, spec: this.spec, blockTime, height, events });
         this.state.replaceWith(branch);
+        kept.push(...events);
       } catch {
         // As the SDK logs a failing EndBlocker's module error and carries on with the block.
       }
     }
+    return kept;
   }
 
   includedTx(hash: string): IncludedTx | undefined {

@@ -118,7 +118,7 @@ export async function startCosmosDevnet(options: StartCosmosDevnetOptions): Prom
     if (spec.role === 'noble') {
       handlers.push(msgDepositForBurnHandler(nobleCctpParams(options.cctpRemoteDomains ?? [])));
       const forwarding = nobleForwardingModule(spec);
-      handlers.push(forwarding.handler);
+      handlers.push(forwarding.handler, forwarding.clear);
       modules.push(forwarding.hooks);
     }
     const registry = messageRegistry(handlers);

@@ -1,7 +1,12 @@
 import {
+  ACCOUNT_CLEARED_EVENT,
   crosschainSwapMemo,
   decodeMsgRegisterAccount,
+  encodeMsgClearAccount,
   encodeMsgRegisterAccount,
+  MSG_CLEAR_ACCOUNT_TYPE_URL,
+  nobleForwardingProgress,
+  type ForwardingChainReader,
   ForwardingTarget,
   MSG_REGISTER_ACCOUNT_TYPE_URL,
   nobleForwardingAddress,
@@ -14,7 +19,9 @@ import { nobleCctpParams } from './cosmos-devnet';
 import { forwardingAccount, forwardingStats } from './cosmos-forwarding';
 import { escrowAddress, ibcDenom } from './cosmos-ibc';
 import { cosmosDevnetKey, sdkAddressHash } from './cosmos-keys';
+import { cometTxJson } from './cosmos-json';
 import { routeSwap } from './cosmos-osmosis';
+import { searchTxs } from './cosmos-tx-search';
 import { cosmosDevnetInProcess } from './cosmos-test-support';
 
 const NOBLE = 'noble-devnet';
@@ -49,6 +56,47 @@ function registration(
   pending = 0n,
 ) {
   const key = cosmosDevnetKey('noble', index);
+  return signedByTestWallet(net, index, pending, {
+    typeUrl: MSG_REGISTER_ACCOUNT_TYPE_URL,
+    value: encodeMsgRegisterAccount({ signer: key.address, ...target }),
+  });
+}
+
+/** MsgClearAccount of `address`, signed by a Noble test wallet. */
+function clearing(
+  net: ReturnType<typeof cosmosDevnetInProcess>,
+  index: number,
+  address: string,
+  fallback: boolean,
+) {
+  const key = cosmosDevnetKey('noble', index);
+  return signedByTestWallet(net, index, 0n, {
+    typeUrl: MSG_CLEAR_ACCOUNT_TYPE_URL,
+    value: encodeMsgClearAccount({ signer: key.address, address, fallback }),
+  });
+}
+
+/** The chains as a client reads them over CometBFT (`/tx`, `tx_search`, `block_results`), in process. */
+function readerOf(net: ReturnType<typeof cosmosDevnetInProcess>, id: string): ForwardingChainReader {
+  const chain = net.chain(id);
+  const json = (tx: Parameters<typeof cometTxJson>[0]) => JSON.parse(JSON.stringify(cometTxJson(tx)));
+  return {
+    committedTx: async (hash) => {
+      const tx = chain.includedTx(hash);
+      return tx ? json(tx) : null;
+    },
+    searchTxs: async (query) => searchTxs(chain, query, 'asc').map(json),
+    blockEvents: async (height) => chain.block(height)?.endBlockEvents.map((e) => ({ ...e })) ?? null,
+  };
+}
+
+function signedByTestWallet(
+  net: ReturnType<typeof cosmosDevnetInProcess>,
+  index: number,
+  pending: bigint,
+  message: { typeUrl: string; value: Uint8Array },
+) {
+  const key = cosmosDevnetKey('noble', index);
   const account = net.chain(NOBLE).queryState.account(key.address)!;
   return Buffer.from(
     signGranterTx({
@@ -59,12 +107,7 @@ function registration(
         sequence: account.sequence + pending,
       },
       privateKey: key.privateKey,
-      messages: [
-        {
-          typeUrl: MSG_REGISTER_ACCOUNT_TYPE_URL,
-          value: encodeMsgRegisterAccount({ signer: key.address, ...target }),
-        },
-      ],
+      messages: [message],
       gasLimit: 200_000n,
       fee: [{ denom: 'uusdc', amount: '20000' }],
     }),
@@ -195,18 +238,124 @@ describe("Noble's x/forwarding on the devnet", () => {
     );
   });
 
-  it('keeps a refunded forward (its swap failed on Osmosis) instead of sending it again', () => {
-    const net = fundedNet();
+  /** A forward refused on arrival (a minimum no pool can pay): Noble refunds the forwarding account. */
+  function refundedForward(net: ReturnType<typeof fundedNet>, fallback: string) {
     const hubRecipient = net.address(HUB, 6);
-    // A minimum no pool can pay: the swap fails on arrival and Noble refunds the forwarding account.
-    const target = swapToAtomTarget(hubRecipient, 10n ** 18n);
+    const target = { ...swapToAtomTarget(hubRecipient, 10n ** 18n), fallback };
     const forwarding = nobleForwardingAddress('noble', target);
     net.chain(NOBLE).checkTx(registration(net, 1, target));
     net.run(1);
     mint(net, forwarding, 1_000n, 1n);
     net.run();
+    return { hubRecipient, forwarding };
+  }
+
+  it('keeps a refunded forward (its swap failed on Osmosis) instead of sending it again', () => {
+    const net = fundedNet();
+    const { hubRecipient, forwarding } = refundedForward(net, '');
     expect(net.balance(NOBLE, forwarding, 'uusdc')).toBe(1_000n);
     expect(net.balance(HUB, hubRecipient, 'uatom')).toBe(0n);
     expect(forwardingStats(net.chain(NOBLE).queryState, 'channel-0').numOfForwards).toBe('1');
+  });
+
+  it('follows the route as a client reads it: the mint by its CCTP nonce, the forward in the block results, the packets to Osmosis and home', async () => {
+    const net = fundedNet();
+    const hubRecipient = net.address(HUB, 7);
+    const target = { ...swapToAtomTarget(hubRecipient, 1n), fallback: net.address(NOBLE, 7) };
+    const forwarding = nobleForwardingAddress('noble', target);
+    net.chain(NOBLE).checkTx(registration(net, 1, target));
+    net.run(1);
+    mint(net, forwarding, 50_000n, 5n);
+    const chains = {
+      reader: (id: string) => readerOf(net, id),
+      counterpartyOf: (id: string) => (channel: string) => {
+        const other = id === NOBLE ? OSMOSIS : channel === 'channel-0' ? HUB : NOBLE;
+        return { chain: other, rpc: readerOf(net, other) };
+      },
+    };
+    const lookup = {
+      sourceDomain: 31337,
+      nonce: '5',
+      forwarding: { chain: NOBLE, ...target, address: forwarding },
+      swapChain: OSMOSIS,
+      homeChain: HUB,
+    };
+    // Nothing minted yet.
+    expect(await nobleForwardingProgress(chains, lookup)).toMatchObject({ payoutTxHash: null, packets: [] });
+    net.run(1);
+    const sent = await nobleForwardingProgress(chains, lookup);
+    expect(sent.payoutTxHash).toMatch(/^[0-9A-F]{64}$/);
+    expect(sent.packets).toEqual([
+      expect.objectContaining({ state: 'sent', sourceChannel: 'channel-0', destinationChain: OSMOSIS }),
+    ]);
+    expect(sent.outcome).toBe('pending');
+    net.run();
+    const done = await nobleForwardingProgress(chains, lookup);
+    expect(done.outcome).toBe('delivered');
+    expect(done.packets.map((p) => `${p.destinationChain}:${p.state}`)).toEqual([
+      `${OSMOSIS}:acknowledged`,
+      `${HUB}:acknowledged`,
+    ]);
+    expect(net.balance(HUB, hubRecipient, 'uatom')).toBeGreaterThan(0n);
+
+    // A swap refused on arrival: failed, the USDC on the forwarding account, cleared to the fallback.
+    const refusedTarget = { ...swapToAtomTarget(hubRecipient, 10n ** 18n), fallback: net.address(NOBLE, 7) };
+    const refusedAccount = nobleForwardingAddress('noble', refusedTarget);
+    net.chain(NOBLE).checkTx(registration(net, 1, refusedTarget));
+    net.run(1);
+    mint(net, refusedAccount, 2_000n, 6n);
+    net.run();
+    const refused = await nobleForwardingProgress(chains, {
+      ...lookup,
+      nonce: '6',
+      forwarding: { chain: NOBLE, ...refusedTarget, address: refusedAccount },
+    });
+    expect(refused).toMatchObject({
+      outcome: 'failed',
+      packets: [{ state: 'acknowledged', refunded: true }],
+      failure: {
+        message: expect.stringContaining('swap on arrival'),
+        fundsAt: { chain: NOBLE, address: refusedAccount, holder: 'forwarding-account' },
+      },
+    });
+    expect(net.balance(NOBLE, refusedAccount, 'uusdc')).toBe(2_000n);
+  });
+
+  it("clears a stuck forwarding account as MsgClearAccount does: to its fallback, or forwarded again; the module's refusals", () => {
+    const net = fundedNet();
+    const fallback = net.address(NOBLE, 6);
+    const { forwarding } = refundedForward(net, fallback);
+    expect(net.balance(NOBLE, forwarding, 'uusdc')).toBe(1_000n);
+
+    // Without `fallback`: forwarded again at the block's end (and refused again by the pool).
+    const again = net.chain(NOBLE).checkTx(clearing(net, 1, forwarding, false));
+    net.run(1);
+    expect(net.chain(NOBLE).includedTx(again.hash)?.result.code).toBe(0);
+    expect(forwardingStats(net.chain(NOBLE).queryState, 'channel-0').numOfForwards).toBe('2');
+    net.run();
+    expect(net.balance(NOBLE, forwarding, 'uusdc')).toBe(1_000n);
+
+    // With it: sent to the fallback at once.
+    const before = net.balance(NOBLE, fallback, 'uusdc');
+    const cleared = net.chain(NOBLE).checkTx(clearing(net, 1, forwarding, true));
+    expect(cleared.code).toBe(0);
+    net.run(1);
+    const included = net.chain(NOBLE).includedTx(cleared.hash)!;
+    expect(included.result.code).toBe(0);
+    expect(included.result.events.map((e) => e.type)).toContain(ACCOUNT_CLEARED_EVENT);
+    expect(net.balance(NOBLE, forwarding, 'uusdc')).toBe(0n);
+    expect(net.balance(NOBLE, fallback, 'uusdc')).toBe(before + 1_000n);
+
+    // Nothing left, not a forwarding account: the msg server's errors.
+    const empty = net.chain(NOBLE).checkTx(clearing(net, 1, forwarding, true));
+    net.run(1);
+    expect(net.chain(NOBLE).includedTx(empty.hash)!.result.log).toContain(
+      'account does not require clearing',
+    );
+    const plain = net.chain(NOBLE).checkTx(clearing(net, 1, fallback, true));
+    net.run(1);
+    expect(net.chain(NOBLE).includedTx(plain.hash)!.result.log).toContain(
+      'account is not a forwarding account',
+    );
   });
 });

@@ -1,5 +1,12 @@
 import {
+  ACCOUNT_CLEARED_EVENT,
+  decodeMsgClearAccount,
   decodeMsgRegisterAccount,
+  MSG_CLEAR_ACCOUNT_AMINO_TYPE,
+  MSG_CLEAR_ACCOUNT_RESPONSE_TYPE_URL,
+  MSG_CLEAR_ACCOUNT_TYPE_URL,
+  msgClearAccountJson,
+  type MsgClearAccount,
   encodeMsgRegisterAccountResponse,
   FORWARDING_MAX_RECIPIENT_LENGTH,
   ForwardingTarget,
@@ -15,9 +22,11 @@ import type { CosmosChainSpec } from './cosmos-chain-spec';
 import { CosmosTxError } from './cosmos-errors';
 import { escrowAddress, ibcChannel, sendTransfer } from './cosmos-ibc';
 import { addressBytes } from './cosmos-keys';
-import { checkAddress, CosmosMessageHandler, messageEvent } from './cosmos-messages';
+import { checkAddress, CosmosMessageHandler, messageEvent, transferEvents } from './cosmos-messages';
 import type { CosmosState } from './cosmos-state';
 
+/** Gas of a MsgClearAccount beyond the ante handler's: the account read, a send or a mark. */
+export const MSG_CLEAR_ACCOUNT_GAS = 20_000;
 /** Gas of a MsgRegisterAccount beyond the ante handler's: an account written, a counter incremented. */
 export const MSG_REGISTER_ACCOUNT_GAS = 30_000;
 /** ibc-go's DefaultRelativePacketTimeoutTimestamp, the forward's timeout after the block (ns). */
@@ -66,11 +75,14 @@ function updateStats(state: CosmosState, channel: string, update: (stats: Channe
  * registered account that receives funds from anywhere but its channel's escrow (a refund of its
  * own forward is not sent again) and its EndBlocker sends each marked account's balances over its
  * channel to its recipient, with its memo (a devnet extension), timing out ten minutes after the
- * block. A forward that cannot be sent is skipped (the real module logs it), the funds left for
- * `MsgClearAccount` (not modelled).
+ * block. A forward that cannot be sent is skipped (the real module logs it), the funds left on the
+ * account, as is a refunded forward; `MsgClearAccount` (anyone's) marks the account to forward them
+ * again at the block's end or, with `fallback` and a fallback registered, sends them to the fallback
+ * at once (`AccountCleared`), the real msg server's checks and errors in its order.
  */
 export function nobleForwardingModule(spec: CosmosChainSpec): {
   handler: CosmosMessageHandler<MsgRegisterAccount>;
+  clear: CosmosMessageHandler<MsgClearAccount>;
   hooks: CosmosModuleHooks;
 } {
   const handler: CosmosMessageHandler<MsgRegisterAccount> = {
@@ -137,6 +149,42 @@ export function nobleForwardingModule(spec: CosmosChainSpec): {
       Object.fromEntries(Object.entries(msgRegisterAccountJson(msg)).filter(([, value]) => value !== '')),
   };
 
+  const clear: CosmosMessageHandler<MsgClearAccount> = {
+    typeUrl: MSG_CLEAR_ACCOUNT_TYPE_URL,
+    aminoType: MSG_CLEAR_ACCOUNT_AMINO_TYPE,
+    decode: decodeMsgClearAccount,
+    signers: (msg) => [msg.signer],
+    validate(msg, chainSpec) {
+      checkAddress(chainSpec, msg.signer, 'signer');
+    },
+    gas: () => MSG_CLEAR_ACCOUNT_GAS,
+    execute(msg, ctx) {
+      if (!addressBytes(ctx.spec.bech32Prefix, msg.address))
+        throw new CosmosTxError('unregistered', 'invalid account address');
+      if (!ctx.state.account(msg.address)) throw new CosmosTxError('unregistered', 'account does not exist');
+      const account = forwardingAccount(ctx.state, msg.address);
+      if (!account) throw new CosmosTxError('unregistered', 'account is not a forwarding account');
+      const balance = ctx.state.allBalances(msg.address);
+      if (balance.length === 0) throw new CosmosTxError('unregistered', 'account does not require clearing');
+      ctx.events.push(messageEvent(MSG_CLEAR_ACCOUNT_TYPE_URL, msg.signer, 'forwarding'));
+      if (!msg.fallback || account.fallback === '') {
+        ctx.state.set(pendingKey(msg.address), '1');
+      } else {
+        ctx.state.send(msg.address, account.fallback, balance);
+        ctx.events.push(...transferEvents(msg.address, account.fallback, balance), {
+          type: ACCOUNT_CLEARED_EVENT,
+          attributes: [
+            { key: 'address', value: JSON.stringify(msg.address) },
+            { key: 'recipient', value: JSON.stringify(account.fallback) },
+          ],
+        });
+      }
+      return { typeUrl: MSG_CLEAR_ACCOUNT_RESPONSE_TYPE_URL, value: new Uint8Array() };
+    },
+    toJson: msgClearAccountJson,
+    toAmino: msgClearAccountJson,
+  };
+
   const hooks: CosmosModuleHooks = {
     onCredit(state, from, to) {
       const account = forwardingAccount(state, to);
@@ -152,8 +200,9 @@ export function nobleForwardingModule(spec: CosmosChainSpec): {
         if (!account || !end) continue;
         for (const coin of ctx.state.allBalances(address)) {
           const branch = ctx.state.branch();
+          const events: typeof ctx.events = [];
           try {
-            sendTransfer({ state: branch, spec, events: ctx.events }, end, {
+            sendTransfer({ state: branch, spec, events }, end, {
               sender: address,
               receiver: account.recipient,
               token: coin,
@@ -165,6 +214,7 @@ export function nobleForwardingModule(spec: CosmosChainSpec): {
             continue; // "unable to execute automatic forward": left on the account
           }
           ctx.state.replaceWith(branch);
+          ctx.events.push(...events);
           updateStats(ctx.state, account.channel, (stats) => {
             stats.numOfForwards = (BigInt(stats.numOfForwards) + 1n).toString();
             stats.totalForwarded[coin.denom] = (
@@ -175,5 +225,5 @@ export function nobleForwardingModule(spec: CosmosChainSpec): {
       }
     },
   };
-  return { handler, hooks };
+  return { handler, clear, hooks };
 }

@@ -6,6 +6,7 @@ import { CosmosChain, TxAlreadyKnownError } from './cosmos-chain';
 import { cometBlockJson, cometTxJson, cometTxResultJson, rfc3339 } from './cosmos-json';
 import { abciQuery } from './cosmos-queries';
 import { searchTxs } from './cosmos-tx-search';
+import { txHash } from './cosmos-tx';
 
 /** The CometBFT version reported: cosmjs's connectComet picks its 0.38 client from it. */
 export const COMETBFT_VERSION = '0.38.17';
@@ -179,10 +180,7 @@ export class CosmosRpcServer {
         };
       }
       case 'block': {
-        const height =
-          params.height === undefined || params.height === null
-            ? chain.height
-            : Number(stringParam(params.height, fromUri));
+        const height = heightParam(chain, params, fromUri);
         const block = chain.block(height);
         if (!block) {
           throw new RpcError(
@@ -192,6 +190,28 @@ export class CosmosRpcServer {
           );
         }
         return cometBlockJson(chain.spec.id, block, chain.block(height - 1), this.validator);
+      }
+      case 'block_results': {
+        // CometBFT 0.38: the block's tx results and its FinalizeBlock events (the EndBlockers').
+        const height = heightParam(chain, params, fromUri);
+        const block = chain.block(height);
+        if (!block) {
+          throw new RpcError(-32603, 'Internal error', `could not find results for height #${height}`);
+        }
+        const results = block.txs.map((raw) => chain.includedTx(txHash(raw))?.result);
+        return {
+          height: String(height),
+          txs_results: results.length
+            ? results.map((result) => (result ? cometTxResultJson(result) : null))
+            : null,
+          finalize_block_events: block.endBlockEvents.map((e) => ({
+            type: e.type,
+            attributes: e.attributes.map((a) => ({ ...a, index: true })),
+          })),
+          validator_updates: null,
+          consensus_param_updates: null,
+          app_hash: block.appHash,
+        };
       }
       default:
         throw new RpcError(-32601, 'Method not found', '');
@@ -234,6 +254,13 @@ export class CosmosRpcServer {
       },
     };
   }
+}
+
+/** A `height` parameter, the latest block's when absent (CometBFT's `block`, `block_results`). */
+function heightParam(chain: CosmosChain, params: Params, fromUri: boolean): number {
+  return params.height === undefined || params.height === null
+    ? chain.height
+    : Number(stringParam(params.height, fromUri));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

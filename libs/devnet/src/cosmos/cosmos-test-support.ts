@@ -164,7 +164,7 @@ export function cosmosDevnetInProcess() {
       // Noble's x/forwarding, as the devnet runs it.
       const forwarding = spec.role === 'noble' ? nobleForwardingModule(spec) : undefined;
       const handlers = forwarding
-        ? [...DEFAULT_MESSAGE_HANDLERS, forwarding.handler]
+        ? [...DEFAULT_MESSAGE_HANDLERS, forwarding.handler, forwarding.clear]
         : DEFAULT_MESSAGE_HANDLERS;
       return [
         spec.id,

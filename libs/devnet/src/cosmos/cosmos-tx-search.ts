@@ -29,12 +29,11 @@ function parseCondition(text: string): Condition {
 function valuesOf(tx: IncludedTx, key: string): string[] {
   if (key === 'tx.hash') return [tx.hash];
   if (key === 'tx.height') return [String(tx.height)];
-  const dot = key.indexOf('.');
-  const type = key.slice(0, dot);
-  const attribute = key.slice(dot + 1);
-  return tx.result.events
-    .filter((e) => e.type === type)
-    .flatMap((e) => e.attributes.filter((a) => a.key === attribute).map((a) => a.value));
+  // CometBFT indexes each attribute under its composite key `<event type>.<attribute key>`, and a
+  // typed event's type has dots of its own (`circle.cctp.v1.MessageReceived.nonce`).
+  return tx.result.events.flatMap((e) =>
+    e.attributes.filter((a) => `${e.type}.${a.key}` === key).map((a) => a.value),
+  );
 }
 
 function matches(tx: IncludedTx, condition: Condition): boolean {

@@ -14,7 +14,13 @@ import {
 import type { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from '../bridge/bridge-endpoint';
 import type { RelayerLogger } from '../bridge/bridge-relayer';
 import type { CosmosChain } from './cosmos-chain';
-import { CctpModuleParams, cctpNonceUsed, parseDepositForBurnEvent, receiveCctpMessage } from './cosmos-cctp';
+import {
+  CctpModuleParams,
+  cctpNonceUsed,
+  NOBLE_DEVNET_RELAYER,
+  parseDepositForBurnEvent,
+  receiveCctpMessage,
+} from './cosmos-cctp';
 import { addressBytes } from './cosmos-keys';
 import { txHash } from './cosmos-tx';
 
@@ -163,7 +169,7 @@ function receiveMessageTx(sourceDomain: bigint, transfer: BridgeTransfer): Uint8
   );
   const value = BinaryWriter.create()
     .uint32(10)
-    .string('noble-devnet-relayer')
+    .string(NOBLE_DEVNET_RELAYER)
     .uint32(18)
     .bytes(message)
     .finish();

@@ -168,6 +168,27 @@ export class CosmosStatusClient {
   }
 
   /**
+   * The FinalizeBlock events of block `height` (CometBFT 0.38's `block_results`
+   * `finalize_block_events`: the EndBlockers' work, e.g. x/forwarding's automatic forwards); null
+   * when the node has no such block yet.
+   */
+  async blockEvents(height: number): Promise<CometEvent[] | null> {
+    try {
+      const results = await this.call<{ finalize_block_events?: CometEvent[] | null }>('block_results', {
+        height: String(height),
+      });
+      return results?.finalize_block_events ?? [];
+    } catch (error) {
+      if (
+        error instanceof CometRpcError &&
+        /could not find results|must be less than or equal/i.test(error.data)
+      )
+        return null;
+      throw this.upstreamError(error);
+    }
+  }
+
+  /**
    * Sends a signed TxRaw (base64) with `broadcast_tx_sync`: CheckTx code 0 → sent; code 19 (already
    * in the mempool) → already-known; another code → rejected with `codespace/code: log`; no answer
    * → unreachable (the same bytes may be sent again).

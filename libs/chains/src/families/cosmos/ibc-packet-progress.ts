@@ -56,11 +56,13 @@ const packetQuery = (type: string, conditions: Record<string, string>): string =
     .join(' AND ');
 
 /** The first packet a committed tx sent (its `send_packet` event), or undefined when it sent none. */
-export function sentPacketOf(
-  tx: CometTxResult,
-): Pick<IbcPacketProgress, 'sequence' | 'sourceChannel' | 'destinationChannel' | 'timeoutAtMs'> | undefined {
+export function sentPacketOf(tx: CometTxResult): SentPacket | undefined {
   const [sent] = eventsOf(tx, 'send_packet');
-  if (!sent) return undefined;
+  return sent ? sentPacketOfEvent(sent) : undefined;
+}
+
+/** The sending fields of one `send_packet` event, or undefined when it lacks them. */
+export function sentPacketOfEvent(sent: CometEvent): SentPacket | undefined {
   const sequence = attributeOf(sent, 'packet_sequence');
   const sourceChannel = attributeOf(sent, 'packet_src_channel');
   const destinationChannel = attributeOf(sent, 'packet_dst_channel');
@@ -89,6 +91,25 @@ export async function ibcPacketProgress(
   if (!tx || tx.tx_result.code !== 0) return null;
   const sent = sentPacketOf(tx);
   if (!sent) return null;
+  return packetProgressOf(source, counterpartyOf, sent);
+}
+
+/** A packet's sending fields, as `send_packet` names them (sentPacketOf). */
+export type SentPacket = Pick<
+  IbcPacketProgress,
+  'sequence' | 'sourceChannel' | 'destinationChannel' | 'timeoutAtMs'
+>;
+
+/**
+ * The progress of the packet `sent` on `source` (from a tx, or from a block's FinalizeBlock events
+ * when a module's EndBlocker sent it): the source's `acknowledge_packet` or `timeout_packet` for its
+ * channel and sequence, else the destination's `recv_packet`.
+ */
+export async function packetProgressOf(
+  source: CosmosTxReader,
+  counterpartyOf: IbcCounterpartyOf,
+  sent: SentPacket,
+): Promise<IbcPacketProgress> {
   const counterparty = counterpartyOf(sent.sourceChannel);
   const byPacket = { packet_src_channel: sent.sourceChannel, packet_sequence: sent.sequence };
   const progress: IbcPacketProgress = {

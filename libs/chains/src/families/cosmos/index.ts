@@ -14,3 +14,4 @@ export * from './noble-cctp';
 export * from './ibc-packet-progress';
 export * from './noble-forwarding';
 export * from './noble-forwarding-route';
+export * from './noble-forwarding-progress';

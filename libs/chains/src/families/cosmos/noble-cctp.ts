@@ -14,6 +14,10 @@ export const MSG_DEPOSIT_FOR_BURN_TYPE_URL = '/circle.cctp.v1.MsgDepositForBurn'
 export const MSG_DEPOSIT_FOR_BURN_AMINO_TYPE = 'cctp/DepositForBurn';
 /** The typed event x/cctp emits for each burn (its attributes are JSON values, as every typed event's). */
 export const DEPOSIT_FOR_BURN_EVENT = 'circle.cctp.v1.DepositForBurn';
+/** x/cctp's typed event of a received message (`source_domain` a JSON number, `nonce` a JSON string). */
+export const CCTP_MESSAGE_RECEIVED_EVENT = 'circle.cctp.v1.MessageReceived';
+/** x/cctp's typed event of the mint a received message made (`mint_recipient`, `amount`, `mint_token`). */
+export const CCTP_MINT_AND_WITHDRAW_EVENT = 'circle.cctp.v1.MintAndWithdraw';
 export const MSG_DEPOSIT_FOR_BURN_RESPONSE_TYPE_URL = '/circle.cctp.v1.MsgDepositForBurnResponse';
 
 /** CCTP's domain numbers of the chains that have one (developers.circle.com, "CCTP supported domains"). */

@@ -17,6 +17,8 @@ import { nobleForwardingAddress } from './noble-forwarding';
  *    `cosmos1…` receiver over its channel to the Hub), at least the swap leg's minimum scaled to what
  *    the bridge guarantees (`arrives`); a delivery that fails after the swap leaves the output with
  *    the recipient's key on Osmosis.
+ * The account's fallback is the final recipient's key on Noble: a forward refunded to the account
+ * (a swap below its minimum, a timeout) can be cleared there by anyone (MsgClearAccount).
  */
 export function nobleForwardingOf(
   bridge: RouteLeg,
@@ -33,7 +35,10 @@ export function nobleForwardingOf(
   const channel = nobleTraits.ibcChannels[transfer.destinationChain];
   if (!channel) throw new Error(`${noble} has no ICS-20 channel to ${transfer.destinationChain}`);
   const target = (recipient: string, memo: string) => {
-    const fields = { channel, recipient, fallback: '', memo };
+    // The fallback: the final recipient's own key on Noble (MsgClearAccount with `fallback` sends a
+    // forward that failed there, rather than leaving it to a new forward).
+    const fallback = sameKeyOn(finalRecipient, nobleTraits.bech32Prefix);
+    const fields = { channel, recipient, fallback, memo };
     return { chain: noble, ...fields, address: nobleForwardingAddress(nobleTraits.bech32Prefix, fields) };
   };
   if (following.length === 1) return target(finalRecipient, '');

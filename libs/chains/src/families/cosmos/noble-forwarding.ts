@@ -117,3 +117,49 @@ function registerAccountOf(json: Record<string, unknown>): MsgRegisterAccount {
     memo: text('memo'),
   };
 }
+
+/**
+ * noble.forwarding.v1.MsgClearAccount (signer = 1, address = 2 strings, fallback = 3 bool), anyone's
+ * to sign: a registered forwarding account still holding funds (a forward refunded or never sent)
+ * forwards them again at the block's end, or, with `fallback` and a fallback registered, sends them
+ * to the fallback address at once (`AccountCleared`).
+ */
+export const MSG_CLEAR_ACCOUNT_TYPE_URL = '/noble.forwarding.v1.MsgClearAccount';
+export const MSG_CLEAR_ACCOUNT_AMINO_TYPE = 'noble/forwarding/ClearAccount';
+export const MSG_CLEAR_ACCOUNT_RESPONSE_TYPE_URL = '/noble.forwarding.v1.MsgClearAccountResponse';
+/** The typed event of a clearing to the fallback (`address`, `recipient` the fallback; JSON values). */
+export const ACCOUNT_CLEARED_EVENT = 'noble.forwarding.v1.AccountCleared';
+
+export interface MsgClearAccount {
+  signer: string;
+  address: string;
+  fallback: boolean;
+}
+
+export function encodeMsgClearAccount(json: Record<string, unknown>): Uint8Array {
+  const writer = BinaryWriter.create();
+  const signer = String(json.signer ?? '');
+  const address = String(json.address ?? '');
+  if (signer !== '') writer.uint32(10).string(signer);
+  if (address !== '') writer.uint32(18).string(address);
+  if (json.fallback === true) writer.uint32(24).bool(true);
+  return writer.finish();
+}
+
+export function decodeMsgClearAccount(bytes: Uint8Array): MsgClearAccount {
+  const reader = new BinaryReader(bytes);
+  const msg: MsgClearAccount = { signer: '', address: '', fallback: false };
+  while (reader.pos < reader.len) {
+    const tag = reader.uint32();
+    if (tag === 10) msg.signer = reader.string();
+    else if (tag === 18) msg.address = reader.string();
+    else if (tag === 24) msg.fallback = reader.bool();
+    else reader.skipType(tag & 7);
+  }
+  return msg;
+}
+
+/** proto3 JSON of the message (`fallback` omitted when false, as proto3 JSON omits defaults). */
+export function msgClearAccountJson(msg: MsgClearAccount): Record<string, unknown> {
+  return { signer: msg.signer, address: msg.address, ...(msg.fallback ? { fallback: true } : {}) };
+}
