@@ -188,7 +188,7 @@ export interface paths {
         };
         /**
          * Server-Sent Events of one swap: every change as it is projected, until its terminal event
-         * @description Replays the swap's events after Last-Event-ID (from its first event without one), then sends each new one. Events: swap.created, swap.signing-ready (data = the 200 body of GET /swap/{swapId}/signing), swap.signing-pending, swap.step-submitted, swap.step-confirming, swap.step-packet (a Cosmos transfer's IBC packet moved), swap.step-thorchain (THORChain's phase of a deposit's swap changed), swap.step-confirmed, and the terminal swap.completed, swap.failed, swap.expired, after which the stream ends. Idle streams get a `: keep-alive` comment every SWAP_EVENT_HEARTBEAT_MS. Any gateway instance serves any swap. Open streams per API key and instance are limited (SWAP_EVENT_STREAMS_PER_KEY).
+         * @description Replays the swap's events after Last-Event-ID (from its first event without one), then sends each new one. Events: swap.created, swap.signing-ready (data = the 200 body of GET /swap/{swapId}/signing), swap.signing-pending, swap.step-submitted, swap.step-confirming, swap.step-packet (an IBC packet of a step moved: a Cosmos transfer's, or those of a route through a Noble forwarding account), swap.step-thorchain (THORChain's phase of a deposit's swap changed), swap.step-confirmed, and the terminal swap.completed, swap.failed, swap.expired, after which the stream ends. Idle streams get a `: keep-alive` comment every SWAP_EVENT_HEARTBEAT_MS. Any gateway instance serves any swap. Open streams per API key and instance are limited (SWAP_EVENT_STREAMS_PER_KEY).
          */
         get: operations["streamSwapEvents"];
         put?: never;
@@ -605,7 +605,7 @@ export interface webhooks {
         put?: never;
         /**
          * swap.step-packet delivery
-         * @description A Cosmos transfer step's IBC packet moved, as its chains' events tell: `packet.state` sent, received, acknowledged (the step then confirms, or with `acknowledgementError` was refunded) or timed_out (refunded); `packet.refunded`: the coin went back to the sender on the source chain (swap.failed BRIDGE_REFUNDED follows). POSTed to each webhook subscribed to `swap.step-packet`. Answer 2xx within 10 s; anything else is retried with exponential back-off for 24 h, then the delivery is dead.
+         * @description An IBC packet of a step moved, as its chains' events tell: a Cosmos transfer step's packet, or the packets of a route that goes on by IBC after its step (a deposit paying a Noble forwarding account: the forward to Osmosis, then the swap's output home, each told in route order and named by `packet.destinationChain`). `packet.state` sent, received, acknowledged (the step then confirms once the route's last packet is, or with `acknowledgementError` was refunded) or timed_out (refunded); `packet.refunded`: the coin went back to the packet's sender (swap.failed follows: BRIDGE_REFUNDED for a transfer step, the coin back at the sender on the source chain; FORWARD_FAILED for a forwarding route, `details.fundsAt` says where the funds are). `chain` and `txHash`: the step's own transaction, as its chain writes hashes (64 uppercase hex on a Cosmos chain, 0x-prefixed on an EVM chain). POSTed to each webhook subscribed to `swap.step-packet`. Answer 2xx within 10 s; anything else is retried with exponential back-off for 24 h, then the delivery is dead.
          */
         post: operations["webhookSwapStepPacket"];
         delete?: never;
@@ -1795,7 +1795,7 @@ export interface components {
             details?: {
                 [key: string]: unknown;
             };
-            /** @description Reason code (TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT, BRIDGE_REFUNDED, RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE, SWAP_DEADLINE_PASSED, a build verdict, ...) */
+            /** @description Reason code (TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT, BRIDGE_REFUNDED, FORWARD_FAILED, RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE, SWAP_DEADLINE_PASSED, a build verdict, ...) */
             reason: string | null;
             /** @description Swap status after the event (planning, awaiting_signature, submitted, confirming, completed, failed, expired) */
             status: string;
@@ -1805,11 +1805,11 @@ export interface components {
             swapId: string;
         };
         SwapFailureDto: {
-            /** @description What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain); for BRIDGE_REFUNDED refundTxIds, the refund's transactions as THORChain names them */
+            /** @description What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain); for BRIDGE_REFUNDED refundTxIds, the refund's transactions as THORChain names them; for FORWARD_FAILED payoutTxHash, packet and fundsAt ({chain, address, holder, recovery}: where the funds are and how they are recovered) */
             details: {
                 [key: string]: unknown;
             } | null;
-            /** @description Why it ended: a step's failure code (TX_REQUEST_INVALID, TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT; BRIDGE_REFUNDED when THORChain refunded the deposit; sponsored steps RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE), an error catalog code (e.g. SPONSORSHIP_UNAVAILABLE; QUOTE_PRICE_CHANGED when a later leg's price moved beyond the quote's slippage before its step was issued), a build verdict, or the reason an expired swap ended */
+            /** @description Why it ended: a step's failure code (TX_REQUEST_INVALID, TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT; BRIDGE_REFUNDED when THORChain refunded the deposit or an IBC transfer was refunded; FORWARD_FAILED when a route through a Noble forwarding account did not deliver after its deposit; sponsored steps RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE), an error catalog code (e.g. SPONSORSHIP_UNAVAILABLE; QUOTE_PRICE_CHANGED when a later leg's price moved beyond the quote's slippage before its step was issued), a build verdict, or the reason an expired swap ended */
             reason: string;
         };
         SwapListMetaDto: {
@@ -1834,7 +1834,7 @@ export interface components {
             step: components["schemas"]["SigningStepDto"] | null;
             /** Format: uuid */
             swapId: string;
-            /** @description The transfer step's transaction (its chain and its hash, 64 uppercase hex) */
+            /** @description The step's transaction (its chain and its hash: 64 uppercase hex for a Cosmos transfer, 0x-prefixed for a deposit on an EVM chain paying a Noble forwarding account, whose route goes on by IBC) */
             transaction: components["schemas"]["SwapPacketTransactionDto"];
         };
         SwapPacketTransactionDto: {
@@ -1900,7 +1900,7 @@ export interface components {
              * @enum {string|null}
              */
             kind: "approve" | "swap" | "bridge" | null;
-            /** @description A Cosmos IBC transfer step: its packet (sent, received, acknowledged, timed_out; refunded); the step is confirmed once acknowledged, failed when refunded. null on every other step, and before the packet was read */
+            /** @description A Cosmos IBC transfer step: its packet (sent, received, acknowledged, timed_out; refunded); the step is confirmed once acknowledged, failed when refunded. A deposit paying a Noble forwarding account: the latest packet of the route after it (the forward to Osmosis, then the swap's output home), the step confirmed once the last is acknowledged. null on every other step, and before a packet was read */
             packet: components["schemas"]["IbcPacketDto"] | null;
             /**
              * @description pending (not offered yet, being prepared or funds awaited), awaiting_signature, submitted, confirming, confirmed, skipped (an approve whose allowance was already there: never offered for signing), failed

@@ -29,7 +29,7 @@ export class SwapEventStreamController {
     description:
       "Replays the swap's events after Last-Event-ID (from its first event without one), then sends each new one. Events: swap.created, " +
       'swap.signing-ready (data = the 200 body of GET /swap/{swapId}/signing), swap.signing-pending, swap.step-submitted, swap.step-confirming, ' +
-      "swap.step-packet (a Cosmos transfer's IBC packet moved), swap.step-thorchain (THORChain's phase of a deposit's swap changed), swap.step-confirmed, and the terminal swap.completed, swap.failed, swap.expired, after which the stream ends. Idle streams get a " +
+      "swap.step-packet (an IBC packet of a step moved: a Cosmos transfer's, or those of a route through a Noble forwarding account), swap.step-thorchain (THORChain's phase of a deposit's swap changed), swap.step-confirmed, and the terminal swap.completed, swap.failed, swap.expired, after which the stream ends. Idle streams get a " +
       '`: keep-alive` comment every SWAP_EVENT_HEARTBEAT_MS. Any gateway instance serves any swap. Open streams per API key and instance are ' +
       'limited (SWAP_EVENT_STREAMS_PER_KEY).',
   })

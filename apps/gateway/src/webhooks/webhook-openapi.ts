@@ -53,11 +53,11 @@ const SWAP_DATA: Record<
   },
   'swap.step-packet': {
     description:
-      "A Cosmos transfer step's IBC packet moved, as its chains' events tell: `packet.state` sent, received, acknowledged (the step then confirms, or with `acknowledgementError` was refunded) or timed_out (refunded); `packet.refunded`: the coin went back to the sender on the source chain (swap.failed BRIDGE_REFUNDED follows).",
+      "An IBC packet of a step moved, as its chains' events tell: a Cosmos transfer step's packet, or the packets of a route that goes on by IBC after its step (a deposit paying a Noble forwarding account: the forward to Osmosis, then the swap's output home, each told in route order and named by `packet.destinationChain`). `packet.state` sent, received, acknowledged (the step then confirms once the route's last packet is, or with `acknowledgementError` was refunded) or timed_out (refunded); `packet.refunded`: the coin went back to the packet's sender (swap.failed follows: BRIDGE_REFUNDED for a transfer step, the coin back at the sender on the source chain; FORWARD_FAILED for a forwarding route, `details.fundsAt` says where the funds are). `chain` and `txHash`: the step's own transaction, as its chain writes hashes (64 uppercase hex on a Cosmos chain, 0x-prefixed on an EVM chain).",
     properties: {
       step,
       chain: { type: 'string' },
-      txHash: { type: 'string', pattern: '^[0-9A-F]{64}$' },
+      txHash: { type: 'string', pattern: '^([0-9A-F]{64}|0x[0-9a-f]{64})$' },
       packet: {
         type: 'object',
         required: [

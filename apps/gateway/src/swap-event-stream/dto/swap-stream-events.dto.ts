@@ -68,11 +68,13 @@ export class SwapTransactionEventDataDto extends SwapStreamEventBaseDto {
   transaction?: PendingTransactionDto;
 }
 
-/** swap.step-packet: a Cosmos transfer's IBC packet moved. */
+/** swap.step-packet: an IBC packet of a step moved (a Cosmos transfer's, or a forwarding route's). */
 export class SwapPacketEventDataDto extends SwapStreamEventBaseDto {
   @ApiProperty({
     type: SwapPacketTransactionDto,
-    description: "The transfer step's transaction (its chain and its hash, 64 uppercase hex)",
+    description:
+      "The step's transaction (its chain and its hash: 64 uppercase hex for a Cosmos transfer, 0x-prefixed " +
+      'for a deposit on an EVM chain paying a Noble forwarding account, whose route goes on by IBC)',
   })
   transaction!: SwapPacketTransactionDto;
   @ApiProperty({
@@ -104,7 +106,7 @@ export class SwapEndedEventDataDto extends SwapStreamEventBaseDto {
     type: 'string',
     nullable: true,
     description:
-      'Reason code (TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT, BRIDGE_REFUNDED, RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE, SWAP_DEADLINE_PASSED, a build verdict, ...)',
+      'Reason code (TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT, BRIDGE_REFUNDED, FORWARD_FAILED, RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE, SWAP_DEADLINE_PASSED, a build verdict, ...)',
   })
   reason!: string | null;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) details?: Record<string, unknown>;

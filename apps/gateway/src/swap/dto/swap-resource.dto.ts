@@ -61,7 +61,9 @@ export class SwapStepResourceDto implements SwapStepRecord {
     nullable: true,
     description:
       'A Cosmos IBC transfer step: its packet (sent, received, acknowledged, timed_out; refunded); the step is ' +
-      'confirmed once acknowledged, failed when refunded. null on every other step, and before the packet was read',
+      'confirmed once acknowledged, failed when refunded. A deposit paying a Noble forwarding account: the ' +
+      "latest packet of the route after it (the forward to Osmosis, then the swap's output home), the step " +
+      'confirmed once the last is acknowledged. null on every other step, and before a packet was read',
   })
   packet!: IbcPacketDto | null;
   @ApiProperty({
@@ -121,7 +123,7 @@ export class QuotedSwapDto implements QuotedSwap {
 export class SwapFailureDto {
   @ApiProperty({
     description:
-      "Why it ended: a step's failure code (TX_REQUEST_INVALID, TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT; BRIDGE_REFUNDED when THORChain refunded the deposit; sponsored steps RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE), an error catalog code (e.g. SPONSORSHIP_UNAVAILABLE; QUOTE_PRICE_CHANGED when a later leg's price moved beyond the quote's slippage before its step was issued), a build verdict, or the reason an expired swap ended",
+      "Why it ended: a step's failure code (TX_REQUEST_INVALID, TX_REVERTED, TX_REJECTED, WAIT_TIMEOUT; BRIDGE_REFUNDED when THORChain refunded the deposit or an IBC transfer was refunded; FORWARD_FAILED when a route through a Noble forwarding account did not deliver after its deposit; sponsored steps RELAY_DROPPED, RELAY_FEE_CEILING, RELAY_LOST, FEE_PAYER_UNAVAILABLE), an error catalog code (e.g. SPONSORSHIP_UNAVAILABLE; QUOTE_PRICE_CHANGED when a later leg's price moved beyond the quote's slippage before its step was issued), a build verdict, or the reason an expired swap ended",
   })
   reason!: string;
   @ApiProperty({
@@ -129,7 +131,7 @@ export class SwapFailureDto {
     additionalProperties: true,
     nullable: true,
     description:
-      "What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain); for BRIDGE_REFUNDED refundTxIds, the refund's transactions as THORChain names them",
+      "What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain); for BRIDGE_REFUNDED refundTxIds, the refund's transactions as THORChain names them; for FORWARD_FAILED payoutTxHash, packet and fundsAt ({chain, address, holder, recovery}: where the funds are and how they are recovered)",
   })
   details!: Record<string, unknown> | null;
 }
