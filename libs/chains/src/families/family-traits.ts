@@ -57,6 +57,12 @@ export interface FamilyTraits {
    * (a quote's `integratorFee` is paid on the source chain, in its first transaction).
    */
   readonly carriesIntegratorFees: boolean;
+  /**
+   * Why a route's first leg on one of its chains cannot pay the quote's integrator fees (those the
+   * gateway pays) in its own transaction, or null when it can; absent where the fee transfer is not
+   * part of the family's steps (a family whose `carriesIntegratorFees` is false).
+   */
+  integratorFeeLegProblem?(leg: RouteLeg, chains: IntegratorFeeLegChains): string | null;
   /** The steps a wallet signs for one leg on a chain of the family, in order (step-split). */
   splitLeg(split: LegSplit): SplitStep[];
   /** What the service pays for one leg on a chain of the family (sponsored-gas), through `pay`. */
@@ -91,6 +97,13 @@ export type AddressCheckedChain = Pick<ChainDescriptor, 'id' | 'family'> & {
   bitcoinNetwork?: BitcoinNetworkName;
   cosmos?: { bech32Prefix: string };
 };
+
+// --- Integrator fees ------------------------------------------------------------------------
+
+/** What a family's integrator fee check reads of chains: their permit contracts (the SwapGatewayRouter). */
+export interface IntegratorFeeLegChains {
+  permitContractsOf: (chain: string) => PermitContracts | undefined;
+}
 
 // --- Tokens -----------------------------------------------------------------------------------
 
