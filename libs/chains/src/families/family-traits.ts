@@ -35,6 +35,13 @@ export interface FamilyTraits {
     publicKey: string | undefined,
   ): AddressValidation;
   /**
+   * The address of the key behind `address` (one of the family's) on `chain`, another chain of the
+   * family, where the family spells one key differently per chain (Cosmos: under the chain's bech32
+   * prefix); undefined for a chain that tells no spelling. Absent where an address is the same on
+   * every chain of the family.
+   */
+  addressOfSameKey?(address: string, chain: AddressCheckedChain): string | undefined;
+  /**
    * Whether two spellings of an address differing in letter case are the same address (EVM hex:
    * EIP-55 only adds a checksum in the case); false where the case is part of the address.
    */
