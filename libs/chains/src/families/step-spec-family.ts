@@ -141,6 +141,12 @@ export interface LegStepChains extends StepSpecChains {
 export interface StepSpecFamily {
   /** Whether the family has ERC-20 allowances, and so EIP-2612 and Permit2 permits. */
   readonly permits: boolean;
+  /**
+   * Whether a leg on a chain of this family that the split gives no step of (past the route's first)
+   * runs on chain from an earlier step's transaction (a Cosmos swap on arrival, its output sent on by
+   * the contract); absent: such a leg has nowhere to run.
+   */
+  readonly runsSteplessLegs?: true;
   /** The step `input.step` of a leg on a chain of this family. */
   stepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec;
   /** How a bridge leg pays `recipient` on a chain of this family. */

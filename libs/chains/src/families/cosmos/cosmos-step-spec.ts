@@ -31,6 +31,7 @@ import { nobleForwardingOf } from './noble-forwarding-route';
  */
 export const cosmosStepSpecFamily: StepSpecFamily = {
   permits: false,
+  runsSteplessLegs: true,
   stepOf: cosmosStepOf,
   bridgePayoutOf: cosmosBridgePayoutOf,
   forwardingOf: nobleForwardingOf,
