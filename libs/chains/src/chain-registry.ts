@@ -1,5 +1,5 @@
 import type { Connection } from '@solana/web3.js';
-import { JsonRpcProvider, Network } from 'ethers';
+import { getAddress, JsonRpcProvider, Network } from 'ethers';
 import fs from 'node:fs';
 import {
   catalogTokenAt,
@@ -24,8 +24,28 @@ import {
   CountedJsonRpcProvider,
   WALLET_READ_BATCH_WINDOW_MS,
 } from './families/bounded-rpc';
+import { cosmosListedTokens } from './families/cosmos/cosmos-denoms';
 import { findFamilyTraits } from './families/family-traits-table';
 import { PermitContracts } from './permit-contracts';
+
+/**
+ * A coin or token the devnet manifest lists on one of its chains: the chain's native coin, and the
+ * tokens of its section (an EVM chain's ERC-20s, Solana's mints, a Cosmos chain's IBC vouchers).
+ */
+export interface DevnetListedToken {
+  chain: string;
+  symbol: string;
+  name: string;
+  decimals: number;
+  /** EVM contract address (checksummed); null for a native coin and for the other families' tokens. */
+  address: string | null;
+  /** Solana mint, Cosmos denom (the token's chain-native identity); null elsewhere. */
+  mint: string | null;
+  /** null for the chain's native coin; else the token's place in its section's list (its list order). */
+  listIndex: number | null;
+  /** How many other chains a bridge of the devnet carries it to. */
+  bridgedChains: number;
+}
 
 export interface ChainRegistryOptions {
   /** Devnet manifest, when one is available. */
@@ -212,6 +232,40 @@ export class ChainRegistry {
    */
   tokenPermitOf(id: string, token: string): TokenPermitDomain | undefined {
     return catalogTokenAt(this.deployments(id), token)?.permit;
+  }
+
+  /**
+   * Each devnet chain's native coin and its section's tokens, as the manifest lists them, chain by
+   * chain in the manifest's order (EVM chains, Solana, Bitcoin, Cosmos chains); none without a
+   * manifest.
+   */
+  devnetListedTokens(): DevnetListedToken[] {
+    const manifest = this.options.manifest;
+    if (!manifest) return [];
+    // The devnet bridge has an end on every EVM chain and on Solana.
+    const bridgeEnds = manifest.chains.length + (manifest.solana ? 1 : 0);
+    return [
+      ...manifest.chains.flatMap((chain) => evmDevnetTokens(chain, this.get(chain.id), bridgeEnds)),
+      ...(manifest.solana
+        ? solanaDevnetTokens(manifest.solana, this.get(manifest.solana.id), bridgeEnds)
+        : []),
+      ...(manifest.bitcoin ? bitcoinDevnetTokens(manifest.bitcoin) : []),
+      ...(manifest.cosmos ?? []).flatMap((chain) =>
+        cosmosListedTokens(this.get(chain.id), (id) => this.find(id)).map(
+          (token, index): DevnetListedToken => ({
+            chain: chain.id,
+            symbol: token.symbol,
+            name: token.name,
+            decimals: token.decimals,
+            address: null,
+            mint: token.denom,
+            listIndex: index === 0 ? null : index,
+            // Every Cosmos chain reaches the others it has channels to over IBC.
+            bridgedChains: Object.keys(chain.ibcChannels).length,
+          }),
+        ),
+      ),
+    ];
   }
 
   /** The manifest's Solana section when `id` is the devnet Solana chain (`solana-devnet`). */
@@ -401,4 +455,83 @@ function devnetSolanaDescriptor(solana: DevnetSolanaView): ChainDescriptor {
     rpcUrl: solana.rpcUrl,
     devnet: true,
   };
+}
+
+/** A devnet EVM chain's native coin and ERC-20s; the bridge's token reaches every other bridge end. */
+function evmDevnetTokens(
+  chain: DevnetChainView,
+  descriptor: ChainDescriptor,
+  bridgeEnds: number,
+): DevnetListedToken[] {
+  return [
+    {
+      chain: chain.id,
+      symbol: chain.nativeSymbol,
+      name: chain.nativeSymbol === 'ETH' ? 'Ether' : chain.nativeSymbol,
+      decimals: descriptor.nativeDecimals,
+      address: null,
+      mint: null,
+      listIndex: null,
+      bridgedChains: 0,
+    },
+    ...Object.entries(chain.tokens).map(([symbol, token], index) => ({
+      chain: chain.id,
+      symbol,
+      name: token.name,
+      decimals: token.decimals,
+      address: getAddress(token.address),
+      mint: null,
+      listIndex: index,
+      // The devnet bridge carries its token to every other devnet chain (Solana included).
+      bridgedChains: chain.bridge.token === symbol ? bridgeEnds - 1 : 0,
+    })),
+  ];
+}
+
+/** The devnet Solana chain's SOL and mints; the bridge's token reaches every other bridge end. */
+function solanaDevnetTokens(
+  solana: DevnetSolanaView,
+  descriptor: ChainDescriptor,
+  bridgeEnds: number,
+): DevnetListedToken[] {
+  return [
+    {
+      chain: solana.id,
+      symbol: solana.nativeSymbol,
+      name: 'Solana',
+      decimals: descriptor.nativeDecimals,
+      address: null,
+      mint: null,
+      listIndex: null,
+      bridgedChains: 0,
+    },
+    ...Object.entries(solana.tokens).map(([symbol, token], index) => ({
+      chain: solana.id,
+      symbol,
+      name: token.name,
+      decimals: token.decimals,
+      address: null,
+      mint: token.mint,
+      listIndex: index,
+      bridgedChains: solana.bridge.token === symbol ? bridgeEnds - 1 : 0,
+    })),
+  ];
+}
+
+/** The devnet Bitcoin chain's BTC, its only coin. */
+function bitcoinDevnetTokens(bitcoin: DevnetBitcoinView): DevnetListedToken[] {
+  return [
+    {
+      chain: bitcoin.id,
+      symbol: bitcoin.nativeSymbol,
+      name: 'Bitcoin',
+      decimals: bitcoin.decimals,
+      address: null,
+      mint: null,
+      listIndex: null,
+      // THORChain (the devnet's local THORNode) swaps BTC to and from the chains it names; the
+      // devnet bridge has no Bitcoin end.
+      bridgedChains: Object.keys(bitcoin.bridge.thornode?.chains ?? {}).length,
+    },
+  ];
 }
