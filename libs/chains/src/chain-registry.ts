@@ -24,28 +24,10 @@ import {
   CountedJsonRpcProvider,
   WALLET_READ_BATCH_WINDOW_MS,
 } from './families/bounded-rpc';
-import { cosmosListedTokens } from './families/cosmos/cosmos-denoms';
+import { cosmosTokenListing } from './families/cosmos/cosmos-denoms';
+import type { ListedToken } from './families/family-traits';
 import { findFamilyTraits } from './families/family-traits-table';
 import { PermitContracts } from './permit-contracts';
-
-/**
- * A coin or token the devnet manifest lists on one of its chains: the chain's native coin, and the
- * tokens of its section (an EVM chain's ERC-20s, Solana's mints, a Cosmos chain's IBC vouchers).
- */
-export interface DevnetListedToken {
-  chain: string;
-  symbol: string;
-  name: string;
-  decimals: number;
-  /** EVM contract address (checksummed); null for a native coin and for the other families' tokens. */
-  address: string | null;
-  /** Solana mint, Cosmos denom (the token's chain-native identity); null elsewhere. */
-  mint: string | null;
-  /** null for the chain's native coin; else the token's place in its section's list (its list order). */
-  listIndex: number | null;
-  /** How many other chains a bridge of the devnet carries it to. */
-  bridgedChains: number;
-}
 
 export interface ChainRegistryOptions {
   /** Devnet manifest, when one is available. */
@@ -239,7 +221,7 @@ export class ChainRegistry {
    * chain in the manifest's order (EVM chains, Solana, Bitcoin, Cosmos chains); none without a
    * manifest.
    */
-  devnetListedTokens(): DevnetListedToken[] {
+  devnetListedTokens(): ListedToken[] {
     const manifest = this.options.manifest;
     if (!manifest) return [];
     // The devnet bridge has an end on every EVM chain and on Solana.
@@ -250,20 +232,9 @@ export class ChainRegistry {
         ? solanaDevnetTokens(manifest.solana, this.get(manifest.solana.id), bridgeEnds)
         : []),
       ...(manifest.bitcoin ? bitcoinDevnetTokens(manifest.bitcoin) : []),
+      // Every Cosmos chain reaches the others it has channels to over IBC.
       ...(manifest.cosmos ?? []).flatMap((chain) =>
-        cosmosListedTokens(this.get(chain.id), (id) => this.find(id)).map(
-          (token, index): DevnetListedToken => ({
-            chain: chain.id,
-            symbol: token.symbol,
-            name: token.name,
-            decimals: token.decimals,
-            address: null,
-            mint: token.denom,
-            listIndex: index === 0 ? null : index,
-            // Every Cosmos chain reaches the others it has channels to over IBC.
-            bridgedChains: Object.keys(chain.ibcChannels).length,
-          }),
-        ),
+        cosmosTokenListing(this.get(chain.id), (id) => this.find(id)),
       ),
     ];
   }
@@ -462,7 +433,7 @@ function evmDevnetTokens(
   chain: DevnetChainView,
   descriptor: ChainDescriptor,
   bridgeEnds: number,
-): DevnetListedToken[] {
+): ListedToken[] {
   return [
     {
       chain: chain.id,
@@ -493,7 +464,7 @@ function solanaDevnetTokens(
   solana: DevnetSolanaView,
   descriptor: ChainDescriptor,
   bridgeEnds: number,
-): DevnetListedToken[] {
+): ListedToken[] {
   return [
     {
       chain: solana.id,
@@ -519,7 +490,7 @@ function solanaDevnetTokens(
 }
 
 /** The devnet Bitcoin chain's BTC, its only coin. */
-function bitcoinDevnetTokens(bitcoin: DevnetBitcoinView): DevnetListedToken[] {
+function bitcoinDevnetTokens(bitcoin: DevnetBitcoinView): ListedToken[] {
   return [
     {
       chain: bitcoin.id,

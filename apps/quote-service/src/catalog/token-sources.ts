@@ -1,19 +1,14 @@
-import { catalogTokenAddress, ChainRegistry } from '@swapgw/chains';
-import { cosmosListedTokens } from '@swapgw/chains/families';
+import { catalogTokenAddress, ChainRegistry, ListedToken } from '@swapgw/chains';
+import { cosmosTokenListing } from '@swapgw/chains/families';
 
-/** A token as a discovery source reports it, before support and trending data are added. */
-export interface DiscoveredToken {
-  chain: string;
-  symbol: string;
-  name: string;
-  decimals: number;
-  /** EVM contract address; null for the native coin and for Solana tokens. */
-  address: string | null;
-  /** Solana mint, Cosmos denom (the token's chain-native identity); null elsewhere. */
-  mint: string | null;
+/**
+ * A token as a discovery source reports it, before support and trending data are added: what the
+ * devnet manifest lists of a token (its chain, symbol, name, decimals, EVM `address` or Solana mint
+ * or Cosmos denom in `mint`, and how many chains it is bridged to), with its logo and rank.
+ */
+export interface DiscoveredToken extends Omit<ListedToken, 'listIndex'> {
   logoUrl: string | null;
   rank: number;
-  bridgedChains: number;
 }
 
 /** A source of tokens (a token list, the devnet manifest...): what GET /tokens is built from. */
@@ -43,20 +38,24 @@ export function assetKeyOf(token: { address: string | null; mint?: string | null
 /**
  * The devnet manifest's tokens plus each devnet chain's native coin, the local Solana, Bitcoin and
  * Cosmos chains included, as the registry reads them from each family's manifest section
- * (ChainRegistry.devnetListedTokens; a Cosmos token's denom in `mint`). A native coin ranks as a
- * core asset or first, a token as a core asset or in its section's list order.
+ * (ChainRegistry.devnetListedTokens; a Cosmos token's denom in `mint`).
  */
 export class DevnetTokenSource implements TokenListSource {
   readonly name = 'devnet-manifest';
   readonly remote = false;
 
   async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
-    return registry.devnetListedTokens().map(({ listIndex, ...token }) => ({
-      ...token,
-      logoUrl: null,
-      rank: coreRank(token.symbol) ?? (listIndex === null ? 1 : LIST_RANK_BASE + listIndex),
-    }));
+    return registry.devnetListedTokens().map(discovered);
   }
+}
+
+/** A chain's listed coin or token, ranked: a native coin as a core asset or first, a token as a core asset or in its list order. */
+function discovered({ listIndex, ...token }: ListedToken): DiscoveredToken {
+  return {
+    ...token,
+    logoUrl: null,
+    rank: coreRank(token.symbol) ?? (listIndex === null ? 1 : LIST_RANK_BASE + listIndex),
+  };
 }
 
 /** Token Lists standard entry (https://tokenlists.org), as in the Uniswap list (tokens.uniswap.org). */
@@ -132,19 +131,7 @@ export class NativeCoinSource implements TokenListSource {
     const realChains = registry.list().filter((chain) => !chain.devnet);
     const cosmos = realChains
       .filter((chain) => chain.cosmos)
-      .flatMap((chain) =>
-        cosmosListedTokens(chain, (id) => registry.find(id)).map((token, index): DiscoveredToken => ({
-          chain: chain.id,
-          symbol: token.symbol,
-          name: token.name,
-          decimals: token.decimals,
-          address: null,
-          mint: token.denom,
-          logoUrl: null,
-          rank: coreRank(token.symbol) ?? (index === 0 ? 1 : LIST_RANK_BASE + index),
-          bridgedChains: Object.keys(chain.cosmos?.ibcChannels ?? {}).length,
-        })),
-      );
+      .flatMap((chain) => cosmosTokenListing(chain, (id) => registry.find(id)).map(discovered));
     const natives = realChains
       .filter((chain) => !chain.cosmos)
       .map((chain) => ({

@@ -1,4 +1,5 @@
 import type { RouteLeg, SignaturePayloadType, SponsoredGasKind } from '@swapgw/contracts';
+import type { CatalogToken } from '../catalog/chain-catalog';
 import type { ChainDescriptor, ChainFamily, ChainNetwork } from '../chain-descriptor';
 import type { PermitContracts } from '../permit-contracts';
 import type { BitcoinNetworkName } from './bitcoin/bitcoin-networks';
@@ -140,6 +141,22 @@ export interface TokenAddressForm {
    * decimals()); Solana's mints carry no symbol.
    */
   metadataOnChain: boolean;
+}
+
+/**
+ * A coin or token a chain lists, as the catalog discovers it: the chain's native coin, and the tokens
+ * of the chain (a devnet EVM chain's ERC-20s, Solana's mints, a Cosmos chain's IBC vouchers).
+ */
+export interface ListedToken extends Pick<CatalogToken, 'symbol' | 'name' | 'decimals'> {
+  chain: string;
+  /** EVM contract address (checksummed); null for a native coin and for the other families' tokens. */
+  address: string | null;
+  /** Solana mint, Cosmos denom (the token's chain-native identity); null elsewhere. */
+  mint: string | null;
+  /** null for the chain's native coin; else the token's place in its chain's list (its list order). */
+  listIndex: number | null;
+  /** How many other chains a bridge (the devnet bridge, THORChain, IBC) carries it to. */
+  bridgedChains: number;
 }
 
 // --- The steps of a route (step-split) --------------------------------------------------------
