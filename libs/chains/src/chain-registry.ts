@@ -1,5 +1,5 @@
 import type { Connection } from '@solana/web3.js';
-import { JsonRpcProvider, Network } from 'ethers';
+import { getAddress, JsonRpcProvider, Network } from 'ethers';
 import fs from 'node:fs';
 import {
   catalogTokenAt,
@@ -24,6 +24,8 @@ import {
   CountedJsonRpcProvider,
   WALLET_READ_BATCH_WINDOW_MS,
 } from './families/bounded-rpc';
+import { cosmosTokenListing } from './families/cosmos/cosmos-denoms';
+import type { ListedToken } from './families/family-traits';
 import { findFamilyTraits } from './families/family-traits-table';
 import { PermitContracts } from './permit-contracts';
 
@@ -214,6 +216,29 @@ export class ChainRegistry {
     return catalogTokenAt(this.deployments(id), token)?.permit;
   }
 
+  /**
+   * Each devnet chain's native coin and its section's tokens, as the manifest lists them, chain by
+   * chain in the manifest's order (EVM chains, Solana, Bitcoin, Cosmos chains); none without a
+   * manifest.
+   */
+  devnetListedTokens(): ListedToken[] {
+    const manifest = this.options.manifest;
+    if (!manifest) return [];
+    // The devnet bridge has an end on every EVM chain and on Solana.
+    const bridgeEnds = manifest.chains.length + (manifest.solana ? 1 : 0);
+    return [
+      ...manifest.chains.flatMap((chain) => evmDevnetTokens(chain, this.get(chain.id), bridgeEnds)),
+      ...(manifest.solana
+        ? solanaDevnetTokens(manifest.solana, this.get(manifest.solana.id), bridgeEnds)
+        : []),
+      ...(manifest.bitcoin ? bitcoinDevnetTokens(manifest.bitcoin) : []),
+      // Every Cosmos chain reaches the others it has channels to over IBC.
+      ...(manifest.cosmos ?? []).flatMap((chain) =>
+        cosmosTokenListing(this.get(chain.id), (id) => this.find(id)),
+      ),
+    ];
+  }
+
   /** The manifest's Solana section when `id` is the devnet Solana chain (`solana-devnet`). */
   devnetSolana(id: string): DevnetSolanaView | undefined {
     const solana = this.options.manifest?.solana;
@@ -401,4 +426,83 @@ function devnetSolanaDescriptor(solana: DevnetSolanaView): ChainDescriptor {
     rpcUrl: solana.rpcUrl,
     devnet: true,
   };
+}
+
+/** A devnet EVM chain's native coin and ERC-20s; the bridge's token reaches every other bridge end. */
+function evmDevnetTokens(
+  chain: DevnetChainView,
+  descriptor: ChainDescriptor,
+  bridgeEnds: number,
+): ListedToken[] {
+  return [
+    {
+      chain: chain.id,
+      symbol: chain.nativeSymbol,
+      name: chain.nativeSymbol === 'ETH' ? 'Ether' : chain.nativeSymbol,
+      decimals: descriptor.nativeDecimals,
+      address: null,
+      mint: null,
+      listIndex: null,
+      bridgedChains: 0,
+    },
+    ...Object.entries(chain.tokens).map(([symbol, token], index) => ({
+      chain: chain.id,
+      symbol,
+      name: token.name,
+      decimals: token.decimals,
+      address: getAddress(token.address),
+      mint: null,
+      listIndex: index,
+      // The devnet bridge carries its token to every other devnet chain (Solana included).
+      bridgedChains: chain.bridge.token === symbol ? bridgeEnds - 1 : 0,
+    })),
+  ];
+}
+
+/** The devnet Solana chain's SOL and mints; the bridge's token reaches every other bridge end. */
+function solanaDevnetTokens(
+  solana: DevnetSolanaView,
+  descriptor: ChainDescriptor,
+  bridgeEnds: number,
+): ListedToken[] {
+  return [
+    {
+      chain: solana.id,
+      symbol: solana.nativeSymbol,
+      name: 'Solana',
+      decimals: descriptor.nativeDecimals,
+      address: null,
+      mint: null,
+      listIndex: null,
+      bridgedChains: 0,
+    },
+    ...Object.entries(solana.tokens).map(([symbol, token], index) => ({
+      chain: solana.id,
+      symbol,
+      name: token.name,
+      decimals: token.decimals,
+      address: null,
+      mint: token.mint,
+      listIndex: index,
+      bridgedChains: solana.bridge.token === symbol ? bridgeEnds - 1 : 0,
+    })),
+  ];
+}
+
+/** The devnet Bitcoin chain's BTC, its only coin. */
+function bitcoinDevnetTokens(bitcoin: DevnetBitcoinView): ListedToken[] {
+  return [
+    {
+      chain: bitcoin.id,
+      symbol: bitcoin.nativeSymbol,
+      name: 'Bitcoin',
+      decimals: bitcoin.decimals,
+      address: null,
+      mint: null,
+      listIndex: null,
+      // THORChain (the devnet's local THORNode) swaps BTC to and from the chains it names; the
+      // devnet bridge has no Bitcoin end.
+      bridgedChains: Object.keys(bitcoin.bridge.thornode?.chains ?? {}).length,
+    },
+  ];
 }

@@ -1,4 +1,4 @@
-import { ChainFamily, PermitContracts, permitVenueOf } from '@swapgw/chains';
+import { ChainFamily, familyTraitsOf, PermitContracts } from '@swapgw/chains';
 import { thorchainAffiliatesTake } from '@swapgw/chains/bitcoin-bridge';
 import { type IntegratorFeeTransfer, prebuiltPaysIntegratorFees } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes, RouteLeg, RoutePlan } from '@swapgw/contracts';
@@ -68,24 +68,14 @@ export function integratorFeeTransfersOf(
   );
 }
 
-/** Why the first leg cannot pay the fees in its own transaction, or null when it can. */
+/**
+ * Why the first leg cannot pay the fees in its own transaction, or null when it can: its family's
+ * answer (its traits' integratorFeeLegProblem), a family without one not carrying the transfer.
+ */
 function feeLegProblem(leg: RouteLeg, chains: IntegratorFeeChains): string | null {
-  const family = chains.familyOf(leg.chain);
-  if (family === 'solana')
-    return leg.kind === 'bridge'
-      ? null
-      : `the ${leg.provider} transaction on ${leg.chain} is signed as the aggregator built it, without these fees`;
-  if (family === 'bitcoin')
-    return leg.kind === 'bridge' ? null : `the ${leg.provider} leg on ${leg.chain} is not a bridge deposit`;
-  if (family !== 'evm') return `the fee transfer is not part of ${leg.chain}'s steps yet`;
-  if (leg.call) return `the first leg (${leg.provider}) is a prebuilt call the SwapGatewayRouter cannot make`;
-  if (leg.kind !== 'bridge' && !leg.path) return `the first leg (${leg.provider}) has no Uniswap path`;
-  const contracts = chains.permitContractsOf(leg.chain);
-  if (!contracts) return `${leg.chain} has no SwapGatewayRouter`;
-  const venue = permitVenueOf(leg, contracts);
-  if (!venue || venue.toLowerCase() !== leg.spender.toLowerCase())
-    return `the first leg (${leg.provider}) does not go through a venue the SwapGatewayRouter of ${leg.chain} calls`;
-  return null;
+  const traits = familyTraitsOf(chains.familyOf(leg.chain));
+  if (!traits.integratorFeeLegProblem) return `the fee transfer is not part of ${leg.chain}'s steps yet`;
+  return traits.integratorFeeLegProblem(leg, chains);
 }
 
 /**

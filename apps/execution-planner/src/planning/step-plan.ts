@@ -1,5 +1,11 @@
 import { splitSteps } from '@swapgw/chains';
-import { IntegratorFeeTransfer, LegStepSpec, legStepSpecOf, StepSpecChains } from '@swapgw/chains/families';
+import {
+  IntegratorFeeTransfer,
+  LegStepSpec,
+  legStepSpecOf,
+  StepSpecChains,
+  stepSpecFamilyOf,
+} from '@swapgw/chains/families';
 import { RoutePlan } from '@swapgw/contracts';
 import { balanceKey } from './bridged-balances';
 import { firstLegPermitOf, FirstLegPermitContext } from './first-leg-permit';
@@ -117,10 +123,10 @@ export function planSteps(
     if (legSteps.length === 0) {
       if (split.some((step) => step.legIndex < legIndex && step.forwards)) return;
       const afterBridgeSwap = split.some((step) => step.legIndex === legIndex - 1 && step.bridgeSwap);
-      // A Cosmos leg the split gives no step of runs on chain from an earlier step's transaction (a
-      // swap on arrival, the swap's output sent on by the contract): what it guarantees still flows
-      // to the legs after it, and a later step waits for what it delivers.
-      const onChain = legIndex > 0 && context.familyOf(leg.chain) === 'cosmos';
+      // A leg the split gives no step of runs on chain from an earlier step's transaction where its
+      // family says so (Cosmos: a swap on arrival, the swap's output sent on by the contract): what
+      // it guarantees still flows to the legs after it, and a later step waits for what it delivers.
+      const onChain = legIndex > 0 && stepSpecFamilyOf(context.familyOf(leg.chain)).runsSteplessLegs === true;
       if (!afterBridgeSwap && !onChain)
         throw new Error(`Leg ${legIndex} of route ${plan.routeId} is on ${leg.chain}, a chain without swaps`);
       if (!onChain) return;

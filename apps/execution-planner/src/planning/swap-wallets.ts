@@ -1,7 +1,7 @@
-import { bech32 } from '@scure/base';
 import {
   AddressCheckedChain,
   ChainFamily,
+  familyTraitsOf,
   validateAddressForChain,
   validateSignerKeyForChain,
 } from '@swapgw/chains';
@@ -62,22 +62,24 @@ export function walletsOf(
     finalRecipient,
     chainOf(plan.toChain),
   );
+  // A family spelling one key per chain (Cosmos: each chain's prefix): past the source chain the
+  // wallet is the recipient on the destination, elsewhere the user's key as that chain spells it.
+  const addressOfSameKey = familyTraitsOf(sourceFamily).addressOfSameKey;
+  const userKeyAs = (chain: string): string | undefined =>
+    familyOf(chain) === sourceFamily ? addressOfSameKey?.(request.userAddress, chainOf(chain)) : undefined;
   const walletOn = (chain: string): string => {
-    // Cosmos chains each have their own prefix: past the source chain the wallet is the recipient
-    // on the destination, elsewhere the user's key under that chain's prefix.
-    if (sourceFamily === 'cosmos' && familyOf(chain) === 'cosmos' && chain !== sourceChain)
-      return chain === plan.toChain ? finalRecipient : sameKeyOn(request.userAddress, chainOf(chain));
+    if (addressOfSameKey && familyOf(chain) === sourceFamily && chain !== sourceChain) {
+      if (chain === plan.toChain) return finalRecipient;
+      const address = userKeyAs(chain);
+      if (address === undefined) throw new Error(`Chain ${chain} spells no address of the user's key`);
+      return address;
+    }
     return familyOf(chain) === sourceFamily ? request.userAddress : finalRecipient;
   };
   const userKeyOn = (chain: string): boolean => {
     if (chain === sourceChain || walletOn(chain) === request.userAddress) return true;
-    const prefix = chainOf(chain).cosmos?.bech32Prefix;
-    return (
-      sourceFamily === 'cosmos' &&
-      familyOf(chain) === 'cosmos' &&
-      prefix !== undefined &&
-      walletOn(chain) === sameKeyOn(request.userAddress, chainOf(chain))
-    );
+    const address = userKeyAs(chain);
+    return address !== undefined && walletOn(chain) === address;
   };
   return {
     userAddress: request.userAddress,
@@ -109,11 +111,4 @@ function assertAddress(field: string, address: string, chain: AddressCheckedChai
       family: chain.family,
     });
   }
-}
-
-/** A Cosmos address's key under `chain`'s bech32 prefix (both derive accounts alike: coin type 118). */
-function sameKeyOn(address: string, chain: AddressCheckedChain): string {
-  const prefix = chain.cosmos?.bech32Prefix;
-  if (!prefix) throw new Error(`Chain ${chain.id} has no bech32 prefix`);
-  return bech32.encode(prefix, bech32.decode(address as `${string}1${string}`).words);
 }

@@ -10,8 +10,8 @@ import {
   SwapFailedEvent,
   signingStepOf,
 } from '@swapgw/contracts';
-import { THORCHAIN_PROVIDER } from '@swapgw/chains';
-import { IBC_PROVIDER } from '@swapgw/chains/families';
+import { ChainFamily, THORCHAIN_PROVIDER } from '@swapgw/chains';
+import { stepSpecFamilyOf } from '@swapgw/chains/families';
 import type { EventClaim, OutboxMessage } from '@swapgw/messaging';
 import { Clock } from '@swapgw/runtime';
 import { SWAP_CHAINS, SwapChains } from '../chains/swap-chains';
@@ -452,29 +452,17 @@ function replayed(existing: SwapEntity, request: SwapBuildRequest): SwapBuildRes
 
 /**
  * The deposit of a `thorchain` leg is settled by THORChain: done when its tx/status says the
- * outbound went out, not when the deposit confirms (the approve before it is an ordinary step). A
- * Cosmos `ibc` leg's MsgTransfer is settled by IBC: done when its packet is acknowledged. A
- * devnet-bridge burn on a Cosmos chain (Noble's MsgDepositForBurn) towards Solana is settled by the
- * mint there: done when the bridge's Solana end released the burn's nonce (CctpMintReader).
+ * outbound went out, not when the deposit confirms (the approve before it is an ordinary step).
+ * Other legs' steps are settled as the family of their chain says (its step builder's
+ * settlementOf: a Cosmos `ibc` transfer by its packet's acknowledgement, a Noble burn towards
+ * Solana by the mint there).
  */
 function settlementOf(
   leg: { provider: string; chain: string; destinationChain?: string } | undefined,
   kind: string,
-  familyOf: (chain: string) => string,
+  familyOf: (chain: string) => ChainFamily,
 ): StepSettlement | null {
   if (leg === undefined) return null;
-  const family = familyOf(leg.chain);
   if (leg.provider === THORCHAIN_PROVIDER && kind !== 'approve') return 'thorchain';
-  if (leg.provider === IBC_PROVIDER && family === 'cosmos') return 'ibc';
-  if (
-    leg.provider === DEVNET_BRIDGE_PROVIDER &&
-    family === 'cosmos' &&
-    leg.destinationChain !== undefined &&
-    familyOf(leg.destinationChain) === 'solana'
-  )
-    return 'cctp';
-  return null;
+  return stepSpecFamilyOf(familyOf(leg.chain)).settlementOf?.(leg, familyOf) ?? null;
 }
-
-/** The devnet bridge (its legs' provider), whose Cosmos end is Noble's CCTP. */
-const DEVNET_BRIDGE_PROVIDER = 'devnet-bridge';

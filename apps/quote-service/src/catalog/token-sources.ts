@@ -1,20 +1,14 @@
-import { catalogTokenAddress, ChainRegistry } from '@swapgw/chains';
-import { cosmosListedTokens } from '@swapgw/chains/families';
-import { getAddress } from 'ethers';
+import { catalogTokenAddress, ChainRegistry, ListedToken } from '@swapgw/chains';
+import { cosmosTokenListing } from '@swapgw/chains/families';
 
-/** A token as a discovery source reports it, before support and trending data are added. */
-export interface DiscoveredToken {
-  chain: string;
-  symbol: string;
-  name: string;
-  decimals: number;
-  /** EVM contract address; null for the native coin and for Solana tokens. */
-  address: string | null;
-  /** Solana mint, Cosmos denom (the token's chain-native identity); null elsewhere. */
-  mint: string | null;
+/**
+ * A token as a discovery source reports it, before support and trending data are added: what the
+ * devnet manifest lists of a token (its chain, symbol, name, decimals, EVM `address` or Solana mint
+ * or Cosmos denom in `mint`, and how many chains it is bridged to), with its logo and rank.
+ */
+export interface DiscoveredToken extends Omit<ListedToken, 'listIndex'> {
   logoUrl: string | null;
   rank: number;
-  bridgedChains: number;
 }
 
 /** A source of tokens (a token list, the devnet manifest...): what GET /tokens is built from. */
@@ -43,104 +37,25 @@ export function assetKeyOf(token: { address: string | null; mint?: string | null
 
 /**
  * The devnet manifest's tokens plus each devnet chain's native coin, the local Solana, Bitcoin and
- * Cosmos chains included (a Cosmos token's denom in `mint`: cosmosListedTokens).
+ * Cosmos chains included, as the registry reads them from each family's manifest section
+ * (ChainRegistry.devnetListedTokens; a Cosmos token's denom in `mint`).
  */
 export class DevnetTokenSource implements TokenListSource {
   readonly name = 'devnet-manifest';
   readonly remote = false;
 
   async load(registry: ChainRegistry): Promise<DiscoveredToken[]> {
-    const tokens: DiscoveredToken[] = [];
-    const bridgeEnds = (registry.manifest?.chains.length ?? 0) + (registry.manifest?.solana ? 1 : 0);
-    for (const chain of registry.manifest?.chains ?? []) {
-      tokens.push({
-        chain: chain.id,
-        symbol: chain.nativeSymbol,
-        name: chain.nativeSymbol === 'ETH' ? 'Ether' : chain.nativeSymbol,
-        decimals: registry.get(chain.id).nativeDecimals,
-        address: null,
-        mint: null,
-        logoUrl: null,
-        rank: coreRank(chain.nativeSymbol) ?? 1,
-        bridgedChains: 0,
-      });
-      Object.entries(chain.tokens).forEach(([symbol, token], index) => {
-        tokens.push({
-          chain: chain.id,
-          symbol,
-          name: token.name,
-          decimals: token.decimals,
-          address: getAddress(token.address),
-          mint: null,
-          logoUrl: null,
-          rank: coreRank(symbol) ?? LIST_RANK_BASE + index,
-          // The devnet bridge carries its token to every other devnet chain (Solana included).
-          bridgedChains: chain.bridge.token === symbol ? bridgeEnds - 1 : 0,
-        });
-      });
-    }
-    const solana = registry.manifest?.solana;
-    if (solana) {
-      tokens.push({
-        chain: solana.id,
-        symbol: solana.nativeSymbol,
-        name: 'Solana',
-        decimals: registry.get(solana.id).nativeDecimals,
-        address: null,
-        mint: null,
-        logoUrl: null,
-        rank: coreRank(solana.nativeSymbol) ?? 1,
-        bridgedChains: 0,
-      });
-      Object.entries(solana.tokens).forEach(([symbol, token], index) => {
-        tokens.push({
-          chain: solana.id,
-          symbol,
-          name: token.name,
-          decimals: token.decimals,
-          address: null,
-          mint: token.mint,
-          logoUrl: null,
-          rank: coreRank(symbol) ?? LIST_RANK_BASE + index,
-          bridgedChains: solana.bridge.token === symbol ? bridgeEnds - 1 : 0,
-        });
-      });
-    }
-    const bitcoin = registry.manifest?.bitcoin;
-    if (bitcoin) {
-      tokens.push({
-        chain: bitcoin.id,
-        symbol: bitcoin.nativeSymbol,
-        name: 'Bitcoin',
-        decimals: bitcoin.decimals,
-        address: null,
-        mint: null,
-        logoUrl: null,
-        rank: coreRank(bitcoin.nativeSymbol) ?? 1,
-        // THORChain (the devnet's local THORNode) swaps BTC to and from the chains it names; the
-        // devnet bridge has no Bitcoin end.
-        bridgedChains: Object.keys(bitcoin.bridge.thornode?.chains ?? {}).length,
-      });
-    }
-    for (const manifestChain of registry.manifest?.cosmos ?? []) {
-      const listed = cosmosListedTokens(registry.get(manifestChain.id), (id) => registry.find(id));
-      listed.forEach((token, index) => {
-        tokens.push({
-          chain: manifestChain.id,
-          symbol: token.symbol,
-          name: token.name,
-          decimals: token.decimals,
-          address: null,
-          mint: token.denom,
-          logoUrl: null,
-          rank: coreRank(token.symbol) ?? (index === 0 ? 1 : LIST_RANK_BASE + index),
-          // Every Cosmos chain reaches the two others over IBC.
-          bridgedChains: Object.keys(manifestChain.ibcChannels).length,
-        });
-      });
-    }
-    return tokens;
+    return registry.devnetListedTokens().map(discovered);
   }
+}
+
+/** A chain's listed coin or token, ranked: a native coin as a core asset or first, a token as a core asset or in its list order. */
+function discovered({ listIndex, ...token }: ListedToken): DiscoveredToken {
+  return {
+    ...token,
+    logoUrl: null,
+    rank: coreRank(token.symbol) ?? (listIndex === null ? 1 : LIST_RANK_BASE + listIndex),
+  };
 }
 
 /** Token Lists standard entry (https://tokenlists.org), as in the Uniswap list (tokens.uniswap.org). */
@@ -216,19 +131,7 @@ export class NativeCoinSource implements TokenListSource {
     const realChains = registry.list().filter((chain) => !chain.devnet);
     const cosmos = realChains
       .filter((chain) => chain.cosmos)
-      .flatMap((chain) =>
-        cosmosListedTokens(chain, (id) => registry.find(id)).map((token, index): DiscoveredToken => ({
-          chain: chain.id,
-          symbol: token.symbol,
-          name: token.name,
-          decimals: token.decimals,
-          address: null,
-          mint: token.denom,
-          logoUrl: null,
-          rank: coreRank(token.symbol) ?? (index === 0 ? 1 : LIST_RANK_BASE + index),
-          bridgedChains: Object.keys(chain.cosmos?.ibcChannels ?? {}).length,
-        })),
-      );
+      .flatMap((chain) => cosmosTokenListing(chain, (id) => registry.find(id)).map(discovered));
     const natives = realChains
       .filter((chain) => !chain.cosmos)
       .map((chain) => ({

@@ -1,4 +1,5 @@
 import type { RouteLeg, SignaturePayloadType, SponsoredGasKind } from '@swapgw/contracts';
+import type { CatalogToken } from '../catalog/chain-catalog';
 import type { ChainDescriptor, ChainFamily, ChainNetwork } from '../chain-descriptor';
 import type { PermitContracts } from '../permit-contracts';
 import type { BitcoinNetworkName } from './bitcoin/bitcoin-networks';
@@ -35,6 +36,13 @@ export interface FamilyTraits {
     publicKey: string | undefined,
   ): AddressValidation;
   /**
+   * The address of the key behind `address` (one of the family's) on `chain`, another chain of the
+   * family, where the family spells one key differently per chain (Cosmos: under the chain's bech32
+   * prefix); undefined for a chain that tells no spelling. Absent where an address is the same on
+   * every chain of the family.
+   */
+  addressOfSameKey?(address: string, chain: AddressCheckedChain): string | undefined;
+  /**
    * Whether two spellings of an address differing in letter case are the same address (EVM hex:
    * EIP-55 only adds a checksum in the case); false where the case is part of the address.
    */
@@ -57,6 +65,12 @@ export interface FamilyTraits {
    * (a quote's `integratorFee` is paid on the source chain, in its first transaction).
    */
   readonly carriesIntegratorFees: boolean;
+  /**
+   * Why a route's first leg on one of its chains cannot pay the quote's integrator fees (those the
+   * gateway pays) in its own transaction, or null when it can; absent where the fee transfer is not
+   * part of the family's steps (a family whose `carriesIntegratorFees` is false).
+   */
+  integratorFeeLegProblem?(leg: RouteLeg, chains: IntegratorFeeLegChains): string | null;
   /** The steps a wallet signs for one leg on a chain of the family, in order (step-split). */
   splitLeg(split: LegSplit): SplitStep[];
   /** What the service pays for one leg on a chain of the family (sponsored-gas), through `pay`. */
@@ -92,6 +106,13 @@ export type AddressCheckedChain = Pick<ChainDescriptor, 'id' | 'family'> & {
   cosmos?: { bech32Prefix: string };
 };
 
+// --- Integrator fees ------------------------------------------------------------------------
+
+/** What a family's integrator fee check reads of chains: their permit contracts (the SwapGatewayRouter). */
+export interface IntegratorFeeLegChains {
+  permitContractsOf: (chain: string) => PermitContracts | undefined;
+}
+
 // --- Tokens -----------------------------------------------------------------------------------
 
 /** How one family spells its tokens (families without tokens, Bitcoin, have none). */
@@ -120,6 +141,22 @@ export interface TokenAddressForm {
    * decimals()); Solana's mints carry no symbol.
    */
   metadataOnChain: boolean;
+}
+
+/**
+ * A coin or token a chain lists, as the catalog discovers it: the chain's native coin, and the tokens
+ * of the chain (a devnet EVM chain's ERC-20s, Solana's mints, a Cosmos chain's IBC vouchers).
+ */
+export interface ListedToken extends Pick<CatalogToken, 'symbol' | 'name' | 'decimals'> {
+  chain: string;
+  /** EVM contract address (checksummed); null for a native coin and for the other families' tokens. */
+  address: string | null;
+  /** Solana mint, Cosmos denom (the token's chain-native identity); null elsewhere. */
+  mint: string | null;
+  /** null for the chain's native coin; else the token's place in its chain's list (its list order). */
+  listIndex: number | null;
+  /** How many other chains a bridge (the devnet bridge, THORChain, IBC) carries it to. */
+  bridgedChains: number;
 }
 
 // --- The steps of a route (step-split) --------------------------------------------------------

@@ -33,6 +33,12 @@ export interface StepSpecChains {
   cosmosTraitsOf?(chain: string): CosmosChainTraits | undefined;
 }
 
+/** The fields of a leg its family's settlementOf reads. */
+export type SettledLeg = Pick<RouteLeg, 'provider' | 'chain' | 'destinationChain'>;
+
+/** The settlements a family's steps may wait for past their confirmation (StepSpecFamily.settlementOf). */
+export type FamilySettlement = 'ibc' | 'cctp';
+
 /** Where a bridge leg pays out, as the source chain's bridge takes it. */
 export interface BridgePayout {
   /** The bridge's id of the destination chain. */
@@ -135,6 +141,12 @@ export interface LegStepChains extends StepSpecChains {
 export interface StepSpecFamily {
   /** Whether the family has ERC-20 allowances, and so EIP-2612 and Permit2 permits. */
   readonly permits: boolean;
+  /**
+   * Whether a leg on a chain of this family that the split gives no step of (past the route's first)
+   * runs on chain from an earlier step's transaction (a Cosmos swap on arrival, its output sent on by
+   * the contract); absent: such a leg has nowhere to run.
+   */
+  readonly runsSteplessLegs?: true;
   /** The step `input.step` of a leg on a chain of this family. */
   stepOf(input: LegStepInput, chains: LegStepChains): LegStepSpec;
   /** How a bridge leg pays `recipient` on a chain of this family. */
@@ -150,6 +162,12 @@ export interface StepSpecFamily {
     finalRecipient: string,
     chains: StepSpecChains,
   ): NobleForwardingSpec;
+  /**
+   * How the own step of a leg on a chain of this family is settled past its transaction's
+   * confirmation (`ibc`: its packet acknowledged; `cctp`: the burn minted on the destination), or
+   * undefined when its confirmation settles it; absent where every step's confirmation does.
+   */
+  settlementOf?(leg: SettledLeg, familyOf: (chain: string) => ChainFamily): FamilySettlement | undefined;
   /** As a bridge-swap's destination: the swap its SwapGatewayRouter runs; absent where none does. */
   destinationSwapOf?(
     bridge: RouteLeg,

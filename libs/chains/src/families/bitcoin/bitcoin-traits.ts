@@ -16,6 +16,9 @@ export const bitcoinTraits: FamilyTraits = {
   caipNamespace: 'bip122',
   payloadTypes: { 'bitcoin-psbt': 'bitcoin-psbt' },
   carriesIntegratorFees: true,
+  // An output per recipient beside the deposit in the bridge deposit's PSBT the signer builds.
+  integratorFeeLegProblem: (leg) =>
+    leg.kind === 'bridge' ? null : `the ${leg.provider} leg on ${leg.chain} is not a bridge deposit`,
   // No tokens: BTC is the native coin only.
   forwardsBridgePayouts: false,
   // One PSBT per leg (a UTXO spend needs no allowance).

@@ -71,3 +71,8 @@ export function cosmosAddressOfPubkey(prefix: string, compressedPubkey: Uint8Arr
   }
   return bech32.encode(prefix, bech32.toWords(ripemd160(sha256(compressedPubkey))));
 }
+
+/** A Cosmos address's key under `prefix` (chains derive accounts alike: coin type 118). */
+export function cosmosAddressUnderPrefix(address: string, prefix: string): string {
+  return bech32.encode(prefix, bech32.decode(address as `${string}1${string}`).words);
+}

@@ -2,6 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { bech32 } from '@scure/base';
 import type { ChainDescriptor } from '../../chain-descriptor';
+import type { ListedToken } from '../family-traits';
 
 /**
  * ICS-20's voucher denom of a trace path: `ibc/` and the uppercase hex SHA-256 of the full path
@@ -62,4 +63,24 @@ export function cosmosListedTokens(
     });
   }
   return tokens;
+}
+
+/**
+ * cosmosListedTokens as the catalog lists them: the native coin first, then the vouchers in their
+ * order, each bridged to every chain the chain has an IBC channel to, its denom in `mint`.
+ */
+export function cosmosTokenListing(
+  chain: ChainDescriptor,
+  counterpartyOf: (chainId: string) => ChainDescriptor | undefined,
+): ListedToken[] {
+  return cosmosListedTokens(chain, counterpartyOf).map((token, index) => ({
+    chain: chain.id,
+    symbol: token.symbol,
+    name: token.name,
+    decimals: token.decimals,
+    address: null,
+    mint: token.denom,
+    listIndex: index === 0 ? null : index,
+    bridgedChains: Object.keys(chain.cosmos?.ibcChannels ?? {}).length,
+  }));
 }

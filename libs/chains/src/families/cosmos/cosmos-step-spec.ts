@@ -6,9 +6,11 @@ import {
   type RouteLeg,
   type SponsoredStepSpec,
 } from '@swapgw/contracts';
-import type { CosmosChainTraits } from '../../chain-descriptor';
+import type { ChainFamily, CosmosChainTraits } from '../../chain-descriptor';
 import type {
   BridgePayout,
+  FamilySettlement,
+  SettledLeg,
   LegStepChains,
   LegStepInput,
   LegStepSpec,
@@ -29,9 +31,11 @@ import { nobleForwardingOf } from './noble-forwarding-route';
  */
 export const cosmosStepSpecFamily: StepSpecFamily = {
   permits: false,
+  runsSteplessLegs: true,
   stepOf: cosmosStepOf,
   bridgePayoutOf: cosmosBridgePayoutOf,
   forwardingOf: nobleForwardingOf,
+  settlementOf: cosmosSettlementOf,
 };
 
 const COSMOS_FEE_GRANT: SponsoredStepSpec = { mode: 'cosmos-fee-grant' };
@@ -44,6 +48,26 @@ export const IBC_PROVIDER = 'ibc';
  * its legs from Noble are a MsgDepositForBurn.
  */
 const DEVNET_BRIDGE_PROVIDER = 'devnet-bridge';
+
+/**
+ * A Cosmos `ibc` leg's MsgTransfer is settled by IBC: done when its packet is acknowledged. A
+ * devnet-bridge burn on a Cosmos chain (Noble's MsgDepositForBurn) towards Solana is settled by the
+ * mint there: done when the bridge's Solana end released the burn's nonce (the planner's
+ * CctpMintReader).
+ */
+function cosmosSettlementOf(
+  leg: SettledLeg,
+  familyOf: (chain: string) => ChainFamily,
+): FamilySettlement | undefined {
+  if (leg.provider === IBC_PROVIDER) return 'ibc';
+  if (
+    leg.provider === DEVNET_BRIDGE_PROVIDER &&
+    leg.destinationChain !== undefined &&
+    familyOf(leg.destinationChain) === 'solana'
+  )
+    return 'cctp';
+  return undefined;
+}
 
 /**
  * The providers whose Cosmos legs are written out here: quote-service's `ibc` transfers and

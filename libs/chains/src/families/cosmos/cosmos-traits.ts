@@ -1,5 +1,5 @@
 import type { FamilyTraits, StepSplitLeg } from '../family-traits';
-import { cosmosAddressOfPubkey, validateCosmosAddress } from './cosmos-address';
+import { cosmosAddressOfPubkey, cosmosAddressUnderPrefix, validateCosmosAddress } from './cosmos-address';
 import { SPONSORED_COSMOS_GAS } from './cosmos-sponsored-gas';
 
 /** The Cosmos SDK's denom form (x/bank `reDnmString`): `uatom`, `ibc/27394F…`, `factory/osmo1…/x`. */
@@ -24,6 +24,9 @@ export const cosmosTraits: FamilyTraits = {
       ? { ok: true }
       : { ok: false, reason: `${publicKey} is not the key of ${address}` };
   },
+  // Each chain has its own prefix: the same key under another chain's.
+  addressOfSameKey: (address, chain) =>
+    chain.cosmos?.bech32Prefix ? cosmosAddressUnderPrefix(address, chain.cosmos.bech32Prefix) : undefined,
   // bech32 has one canonical (lower) case; a mixed-case address is no address at all.
   caseInsensitiveAddresses: false,
   caipNamespace: 'cosmos',

@@ -1,5 +1,5 @@
 import { isAddress } from 'ethers';
-import { permitLegProblem } from '../../permit-contracts';
+import { permitLegProblem, permitVenueOf } from '../../permit-contracts';
 import type { FamilyTraits, SplitStep } from '../family-traits';
 import { checksumEvmAddress, validateEvmAddress } from './evm-address';
 import { evmGasUnitsOf, evmIntegratorFeeGas, SPONSORED_EVM_GAS } from './evm-sponsored-gas';
@@ -18,6 +18,18 @@ export const evmTraits: FamilyTraits = {
     'permit2-intent': 'evm-typed-data',
   },
   carriesIntegratorFees: true,
+  // Paid by the chain's SwapGatewayRouter, which spends the rest through the leg's venue.
+  integratorFeeLegProblem: (leg, chains) => {
+    if (leg.call)
+      return `the first leg (${leg.provider}) is a prebuilt call the SwapGatewayRouter cannot make`;
+    if (leg.kind !== 'bridge' && !leg.path) return `the first leg (${leg.provider}) has no Uniswap path`;
+    const contracts = chains.permitContractsOf(leg.chain);
+    if (!contracts) return `${leg.chain} has no SwapGatewayRouter`;
+    const venue = permitVenueOf(leg, contracts);
+    if (!venue || venue.toLowerCase() !== leg.spender.toLowerCase())
+      return `the first leg (${leg.provider}) does not go through a venue the SwapGatewayRouter of ${leg.chain} calls`;
+    return null;
+  },
   tokens: {
     chainReference: /^\d+$/,
     kinds: ['erc20'],

@@ -14,6 +14,12 @@ export const solanaTraits: FamilyTraits = {
   caipNamespace: 'solana',
   payloadTypes: { 'solana-transaction': 'solana-versioned-transaction' },
   carriesIntegratorFees: true,
+  // A token transfer per recipient in the bridge deposit's transaction the signer builds; an
+  // aggregator's transaction is signed as built.
+  integratorFeeLegProblem: (leg) =>
+    leg.kind === 'bridge'
+      ? null
+      : `the ${leg.provider} transaction on ${leg.chain} is signed as the aggregator built it, without these fees`,
   // `solana:mainnet` for Solana mainnet-beta, besides its genesis-hash reference.
   caip2Aliases: { 'solana:mainnet': 'solana' },
   tokens: {
