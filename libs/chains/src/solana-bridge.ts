@@ -5,6 +5,8 @@ import { getAddress, hexlify, isAddress, ZeroAddress } from 'ethers';
 import { BITCOIN_ADDRESS_PATTERN } from '@swapgw/contracts';
 import { encodeBridgeSwapMessage } from './sponsored-intents/bridge-message';
 import { BITCOIN_BRIDGE_CHAIN_ID, isBitcoinBridgeRecipient } from './bitcoin-bridge';
+import { isCosmosAddress } from './families/cosmos/cosmos-address';
+import { NOBLE_BECH32_PREFIX, NOBLE_BRIDGE_CHAIN_ID } from './families/cosmos/cctp-domains';
 
 // The on-chain format of the devnet USDC bridge's Solana end: what a deposit transaction carries
 // (a checked USDC transfer to the vault plus a memo) and how the relayer names releases. Pure
@@ -33,10 +35,12 @@ export interface SolanaBridgeManifestView {
 
 const EVM_ADDRESS = '0x[0-9a-fA-F]{40}';
 const UINT = '0|[1-9][0-9]{0,77}';
+/** A bech32 account of 20 bytes (32 data characters and 6 of checksum), in lower case. */
+const COSMOS_ACCOUNT = '[a-z]{1,30}1[02-9ac-hj-np-z]{38}';
 /** Hops of a message's path, as the SwapGatewayRouter bounds them (MAX_PATH_LENGTH). */
 const MAX_PATH_LENGTH = 8;
 const DEPOSIT_MEMO = new RegExp(
-  `^swapgw-bridge:v1:(\\d{1,20}):(${EVM_ADDRESS}|${BITCOIN_ADDRESS_PATTERN})` +
+  `^swapgw-bridge:v1:(\\d{1,20}):(${EVM_ADDRESS}|${BITCOIN_ADDRESS_PATTERN}|${COSMOS_ACCOUNT})` +
     `(?::swap:(${EVM_ADDRESS}):((?:${EVM_ADDRESS},){1,${MAX_PATH_LENGTH - 1}}${EVM_ADDRESS}):(${UINT}):(${EVM_ADDRESS}):([01]):(${UINT}))?$`,
 );
 const RELEASE_MEMO = /^swapgw-bridge-release:(\d{1,78}):(\d{1,78})$/;
@@ -67,8 +71,9 @@ export interface SolanaBridgeSwapMessage {
 export interface SolanaBridgeDeposit {
   destinationChainId: bigint;
   /**
-   * The EVM address paid on the destination (with a message, the contract that receives it), or,
-   * when the destination is Bitcoin (BITCOIN_BRIDGE_CHAIN_ID), a P2WPKH or P2TR address paid BTC.
+   * The EVM address paid on the destination (with a message, the contract that receives it); when
+   * the destination is Bitcoin (BITCOIN_BRIDGE_CHAIN_ID), a P2WPKH or P2TR address paid BTC; when it
+   * is Noble (NOBLE_BRIDGE_CHAIN_ID, its CCTP domain), a `noble1…` account of 20 bytes minted uusdc.
    */
   recipient: string;
   message?: SolanaBridgeSwapMessage;
@@ -80,7 +85,10 @@ export interface SolanaBridgeDeposit {
  * the destination's SwapGatewayRouter) `:swap:<venue>:<path, comma-separated>:<amountOutMin>:<final
  * recipient>:<unwrapNative 0|1>:<deadline>` after it. Addresses checksummed, integers in decimal.
  * To Bitcoin (BITCOIN_BRIDGE_CHAIN_ID) the recipient is a lower-case bech32 P2WPKH or P2TR address,
- * without a message. The depositor signs the memo instruction, so nobody can change what it says.
+ * without a message. To Noble (NOBLE_BRIDGE_CHAIN_ID) the recipient is a `noble1…` account of 20
+ * bytes (bech32, lower case: a wallet's key or a forwarding account, as CCTP's 32-byte mint_recipient
+ * of a Noble account holds 20), without a message. The depositor signs the memo instruction, so
+ * nobody can change what it says.
  */
 export function solanaBridgeDepositMemo(
   destinationChainId: number | bigint,
@@ -91,6 +99,12 @@ export function solanaBridgeDepositMemo(
     if (!isBitcoinBridgeRecipient(recipient))
       throw new Error(`bridge recipient ${recipient} is not a P2WPKH or P2TR Bitcoin address`);
     if (message !== undefined) throw new Error('a deposit to Bitcoin carries no message');
+    return `swapgw-bridge:v1:${destinationChainId.toString()}:${recipient}`;
+  }
+  if (BigInt(destinationChainId) === BigInt(NOBLE_BRIDGE_CHAIN_ID)) {
+    if (!isNobleBridgeRecipient(recipient))
+      throw new Error(`bridge recipient ${recipient} is not a ${NOBLE_BECH32_PREFIX}1… account of 20 bytes`);
+    if (message !== undefined) throw new Error('a deposit to Noble carries no message');
     return `swapgw-bridge:v1:${destinationChainId.toString()}:${recipient}`;
   }
   if (!isAddress(recipient)) throw new Error(`bridge recipient ${recipient} is not an EVM address`);
@@ -114,6 +128,10 @@ export function parseSolanaBridgeDepositMemo(memo: string): SolanaBridgeDeposit 
     const payable = isBitcoinBridgeRecipient(match[2]) && match[3] === undefined;
     return payable ? { destinationChainId, recipient: match[2] } : undefined;
   }
+  if (destinationChainId === BigInt(NOBLE_BRIDGE_CHAIN_ID)) {
+    const payable = isNobleBridgeRecipient(match[2]) && match[3] === undefined;
+    return payable ? { destinationChainId, recipient: match[2] } : undefined;
+  }
   if (!isAddress(match[2])) return undefined;
   try {
     // A mixed-case address with a wrong checksum is a typo, not a recipient.
@@ -132,6 +150,14 @@ export function parseSolanaBridgeDepositMemo(memo: string): SolanaBridgeDeposit 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether Noble's end can mint to `recipient`: a `noble1…` account of 20 bytes, in lower case (a
+ * 32-byte module account is not a CCTP mint recipient of the bridge: its memo names accounts only).
+ */
+function isNobleBridgeRecipient(recipient: string): boolean {
+  return recipient === recipient.toLowerCase() && isCosmosAddress(NOBLE_BECH32_PREFIX, recipient);
 }
 
 /**
@@ -196,7 +222,8 @@ export function memoInstruction(text: string, signers: PublicKey[] = []): Transa
 /**
  * The two instructions of a Solana → EVM bridge deposit: a checked transfer of `amount` USDC base
  * units from the user's USDC associated token account to the bridge vault, and the memo naming the
- * destination chain id and EVM recipient (and the `message` for it, if any), signed by the user. Put
+ * destination chain id and recipient (an EVM address, or a `noble1…` account towards Noble; and the
+ * `message` for an EVM recipient, if any), signed by the user. Put
  * them in one (v0 or legacy) transaction signed by `user` (and paid by it or by a fee payer); the
  * relayer pays `amount` minus the fee on the destination, with the message through
  * releaseWithMessage.

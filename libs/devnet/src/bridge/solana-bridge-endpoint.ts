@@ -92,8 +92,10 @@ export function readVaultTransaction(input: {
 
 /**
  * The Solana side of the devnet bridge. Deposits: USDC transferred to the vault with a memo
- * `swapgw-bridge:v1:<destinationChainId>:<0x recipient>`, found through getSignaturesForAddress(vault)
- * and getTransaction. A memo that also carries a swap message (`...:swap:<path>:...`, see
+ * `swapgw-bridge:v1:<destinationChainId>:<recipient>` (an EVM address; a Bitcoin address towards
+ * Bitcoin; a `noble1…` account towards Noble, minted uusdc by Noble's end), found through
+ * getSignaturesForAddress(vault) and getTransaction. A memo naming a recipient its destination cannot
+ * pay is no bridge memo: the transfer is ignored (logged), never relayed. A memo that also carries a swap message (`...:swap:<path>:...`, see
  * solanaBridgeDepositMemo) makes a transfer with a message: its recipient is the destination's
  * SwapGatewayRouter and the destination releases it with releaseWithMessage, the message being the
  * router's BridgeSwapMessage (solanaBridgeSwapMessageBytes), as for an EVM depositWithMessage.

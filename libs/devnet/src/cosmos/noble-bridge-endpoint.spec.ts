@@ -10,7 +10,8 @@ import {
   encodeMsgDepositForBurn,
   NOBLE_BRIDGE_CHAIN_ID,
 } from '@swapgw/chains/families';
-import { SOLANA_BRIDGE_CHAIN_ID } from '@swapgw/chains/solana-bridge';
+import { SOLANA_BRIDGE_CHAIN_ID, solanaDepositNonce } from '@swapgw/chains/solana-bridge';
+import bs58 from 'bs58';
 import { SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { Keypair } from '@solana/web3.js';
 import { CosmosChain, DEFAULT_MESSAGE_HANDLERS } from './cosmos-chain';
@@ -166,6 +167,55 @@ describe("Noble's CCTP (the devnet bridge's Cosmos end)", () => {
       expect(chain.queryState.balance(recipient, 'uusdc')).toBe(2_500_000n);
       // What an EVM depositTo carries for it: the account's 20 bytes, left-padded.
       expect(cosmosRecipientBytes32(recipient)).toMatch(/^0x0{24}[0-9a-f]{40}$/);
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  it('mints USDC a Solana deposit bridged to a Noble account once, named by source domain 5 and the deposit nonce', async () => {
+    const { chain } = nobleChain();
+    const endpoint = new NobleBridgeEndpoint({
+      chain,
+      cctp: params,
+      feeBps: 30,
+      logger: new RecordingLogger(),
+    });
+    const recipient = cosmosDevnetKey('noble', 3).address;
+    // A Solana deposit's nonce: the first 32 bytes of its signature (256 bits, wider than CCTP's uint64).
+    const signature = bs58.encode(Buffer.alloc(64, 0xfe));
+    const nonce = solanaDepositNonce(signature);
+    const timer = setInterval(() => chain.produceBlock(), 20);
+    try {
+      const transfer = {
+        sourceChain: 'solana-devnet',
+        sourceBridgeChainId: BigInt(SOLANA_BRIDGE_CHAIN_ID),
+        nonce,
+        destinationBridgeChainId: BigInt(NOBLE_BRIDGE_CHAIN_ID),
+        recipient,
+        amount: 1_994_000n,
+        depositTxHash: signature,
+      };
+      const first = await endpoint.release(transfer);
+      if (first.status !== 'released') throw new Error('not released');
+      expect(chain.queryState.balance(recipient, 'uusdc')).toBe(1_994_000n);
+      const mint = chain.includedTx(first.txHash)!;
+      expect(mint.result.code).toBe(0);
+      expect(mint.result.events.find((e) => e.type === 'circle.cctp.v1.MessageReceived')?.attributes).toEqual(
+        expect.arrayContaining([
+          { key: 'source_domain', value: '5' },
+          { key: 'nonce', value: JSON.stringify(nonce.toString()) },
+        ]),
+      );
+      expect(await endpoint.release(transfer)).toEqual({ status: 'already-released' });
+      // A deposit from devnet-a with the same nonce is another message: minted too.
+      expect(await endpoint.release({ ...transfer, sourceBridgeChainId: BigInt(DEVNET_A) })).toMatchObject({
+        status: 'released',
+      });
+      expect(chain.queryState.balance(recipient, 'uusdc')).toBe(2n * 1_994_000n);
+      // A recipient that is no Noble account is never minted to (the Solana end's memo parser refuses it first).
+      await expect(
+        endpoint.release({ ...transfer, nonce: nonce - 1n, recipient: cosmosDevnetKey('osmo', 3).address }),
+      ).rejects.toThrow(/is not a noble account/);
     } finally {
       clearInterval(timer);
     }

@@ -1,5 +1,6 @@
 import { Keypair, PublicKey, TransactionMessage } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { bech32 } from '@scure/base';
 import bs58 from 'bs58';
 import { decodeBridgeSwapMessage } from '@swapgw/chains';
 import { ZeroAddress } from 'ethers';
@@ -67,6 +68,28 @@ describe('Solana bridge memos', () => {
       parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:20000000000001:${p2wpkh.slice(0, -1)}x`),
     ).toBeUndefined();
     expect(() => solanaBridgeDepositMemo(20000000000001, evmRecipient)).toThrow(/not a P2WPKH or P2TR/);
+  });
+
+  it('takes a noble1… account of 20 bytes when the destination is Noble (CCTP domain 4), and only then', () => {
+    const account = bech32.encode('noble', bech32.toWords(Buffer.alloc(20, 7)));
+    const memo = solanaBridgeDepositMemo(4, account);
+    expect(memo).toBe(`swapgw-bridge:v1:4:${account}`);
+    expect(parseSolanaBridgeDepositMemo(memo)).toEqual({ destinationChainId: 4n, recipient: account });
+    // Another chain's account, a module account (32 bytes), a bad checksum, upper case, an EVM address.
+    const osmo = bech32.encode('osmo', bech32.toWords(Buffer.alloc(20, 7)));
+    const module = bech32.encode('noble', bech32.toWords(Buffer.alloc(32, 7)));
+    for (const recipient of [osmo, module, `${account.slice(0, -1)}q`, account.toUpperCase(), evmRecipient])
+      expect(parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:4:${recipient}`)).toBeUndefined();
+    // A Noble account names no EVM recipient, and a deposit to Noble carries no message.
+    expect(parseSolanaBridgeDepositMemo(`swapgw-bridge:v1:31337:${account}`)).toBeUndefined();
+    expect(
+      parseSolanaBridgeDepositMemo(
+        `${memo}:swap:${evmRecipient}:${evmRecipient},${evmRecipient}:1:${evmRecipient}:0:1`,
+      ),
+    ).toBeUndefined();
+    expect(() => solanaBridgeDepositMemo(4, osmo)).toThrow(/not a noble1… account of 20 bytes/);
+    expect(() => solanaBridgeDepositMemo(4, evmRecipient)).toThrow(/not a noble1… account/);
+    expect(() => solanaBridgeDepositMemo(31337, account)).toThrow(/not an EVM address/);
   });
 
   it.each([

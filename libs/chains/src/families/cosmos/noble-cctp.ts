@@ -2,6 +2,7 @@ import { base64, bech32 } from '@scure/base';
 import { BinaryReader, BinaryWriter } from 'cosmjs-types/binary';
 import { SOLANA_BRIDGE_CHAIN_ID } from '../../solana-bridge';
 import type { CosmosMsgJson } from '@swapgw/contracts';
+import { CCTP_DOMAINS } from './cctp-domains';
 
 /**
  * Circle's CCTP on Noble (circle/cctp/v1/tx.proto of noble-assets/cctp): what a Noble wallet signs to
@@ -20,21 +21,7 @@ export const CCTP_MESSAGE_RECEIVED_EVENT = 'circle.cctp.v1.MessageReceived';
 export const CCTP_MINT_AND_WITHDRAW_EVENT = 'circle.cctp.v1.MintAndWithdraw';
 export const MSG_DEPOSIT_FOR_BURN_RESPONSE_TYPE_URL = '/circle.cctp.v1.MsgDepositForBurnResponse';
 
-/** CCTP's domain numbers of the chains that have one (developers.circle.com, "CCTP supported domains"). */
-export const CCTP_DOMAINS = {
-  ethereum: 0,
-  avalanche: 1,
-  optimism: 2,
-  arbitrum: 3,
-  noble: 4,
-  solana: 5,
-} as const;
-
-/**
- * The number the devnet bridge knows Noble by (an EVM `depositTo`'s destinationChainId, a release's
- * sourceChainId): its CCTP domain.
- */
-export const NOBLE_BRIDGE_CHAIN_ID = CCTP_DOMAINS.noble;
+export { CCTP_DOMAINS, NOBLE_BECH32_PREFIX, NOBLE_BRIDGE_CHAIN_ID } from './cctp-domains';
 
 /**
  * The CCTP `destination_domain` of a chain the devnet bridge knows by `bridgeChainId`: Solana and
