@@ -118,20 +118,22 @@ export function devnetBridgeBetween(
 
 /**
  * The bridge's Cosmos end (Noble's CCTP) trades with the EVM chains and Solana: a Noble burn names a
- * CCTP domain, and the EVM bridge's `depositTo` pays a Noble account. The Solana end's memo names
- * EVM recipients only: it does not reach Noble.
+ * CCTP domain, the EVM bridge's `depositTo` pays a Noble account, and a Solana deposit's memo names a
+ * `noble1…` account.
  */
 function cosmosEndReaches(from: DevnetBridgeEnd, to: DevnetBridgeEnd): boolean {
   if (from.family === 'cosmos') return to.family === 'evm' || to.family === 'solana';
-  if (to.family === 'cosmos') return from.family === 'evm';
+  if (to.family === 'cosmos') return from.family === 'evm' || from.family === 'solana';
   return true;
 }
 
 /**
  * Duration of one transfer: with an end whose figure holds both ways (Solana, measured for either
- * direction), that figure; between EVM chains, the EVM bridge's.
+ * direction; Noble's blocks), that figure, the larger when both ends have one (Solana ⇄ Noble: a
+ * Noble block is longer than a Solana slot); between EVM chains, the EVM bridge's.
  */
 export function bridgeDurationSeconds(from: DevnetBridgeEnd, to: DevnetBridgeEnd): number {
-  const governing = [from, to].find((end) => end.durationHoldsBothWays);
-  return (governing ?? from).estimatedDurationSeconds;
+  const governing = [from, to].filter((end) => end.durationHoldsBothWays);
+  if (governing.length === 0) return from.estimatedDurationSeconds;
+  return Math.max(...governing.map((end) => end.estimatedDurationSeconds));
 }

@@ -433,18 +433,44 @@ describe("DevnetBridgeProvider with the Cosmos end (Noble's CCTP)", () => {
     ]);
   });
 
-  it('serves Noble only with the EVM chains and Solana (its burns name a CCTP domain; the Solana memo names no Noble account)', () => {
+  it('bridges Solana USDC to Noble from the vault, the fee kept on deposit, the longer of the two ends’ durations', async () => {
+    const provider = new DevnetBridgeProvider(withNoble, new FixedRateQuoter(1n, 1n), thresholds);
+    const [toNoble] = await provider.quote(at(solUsdc, nobleUsdc, 2_000_000n), new AbortController().signal);
+    expect(toNoble.expectedAmountOut).toBe(1_998_000n);
+    expect(toNoble.legs).toEqual([
+      expect.objectContaining({
+        kind: 'bridge',
+        chain: 'solana-devnet',
+        tokenIn: { chain: 'solana-devnet', symbol: 'USDC', address: MINT, decimals: 6 },
+        tokenOut: { chain: 'noble-devnet', symbol: 'USDC', address: 'uusdc', decimals: 6 },
+        spender: solanaDevnetSection.bridge.vault,
+        destinationChain: 'noble-devnet',
+        destinationBridgeChainId: 4,
+        // Solana's figure is 7 s, Noble's 5 s (this fixture's): the larger holds either way.
+        estimatedDurationSeconds: 7,
+      }),
+    ]);
+    expect(toNoble.estimatedDurationSeconds).toBe(7);
+    // Nothing but the bridged USDC rides from Solana (no swap venue there).
+    await expect(
+      provider.quote(at(sol, nobleUsdc, 2_000_000n), new AbortController().signal),
+    ).rejects.toMatchObject({ reason: 'PAIR_NOT_SUPPORTED' });
+  });
+
+  it('serves Noble with the EVM chains and Solana, both ways (its burns name a CCTP domain; a Solana memo names a noble1… account)', () => {
     const provider = new DevnetBridgeProvider(withNoble, new FixedRateQuoter(1n, 1n), thresholds);
     expect(provider.applies(at(nobleUsdc, evmUsdc, 1n))).toBe(true);
     expect(provider.applies(at(evmWeth, nobleUsdc, 1n))).toBe(true);
     expect(provider.applies(at(nobleUsdc, solUsdc, 1n))).toBe(true);
-    expect(provider.applies(at(solUsdc, nobleUsdc, 1n))).toBe(false);
+    expect(provider.applies(at(solUsdc, nobleUsdc, 1n))).toBe(true);
     const policy = new SupportPolicy(withNoble, { lifiEnabled: false });
     expect(policy.pairProviders('devnet-a', 'noble-devnet', evmUsdc, nobleUsdc)).toEqual(['devnet-bridge']);
     expect(policy.pairProviders('noble-devnet', 'solana-devnet', nobleUsdc, solUsdc)).toEqual([
       'devnet-bridge',
     ]);
-    expect(policy.pairProviders('solana-devnet', 'noble-devnet', solUsdc, nobleUsdc)).toEqual([]);
+    expect(policy.pairProviders('solana-devnet', 'noble-devnet', solUsdc, nobleUsdc)).toEqual([
+      'devnet-bridge',
+    ]);
     expect(policy.tokenProviders('noble-devnet', 'USDC')).toContain('devnet-bridge');
   });
 });

@@ -1,8 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { ChainRegistry } from '@swapgw/chains';
-import { bridgeChainOfCctpDomain, cctpBurnOf, NOBLE_BRIDGE_CHAIN_ID } from '@swapgw/chains/families';
-import { SOLANA_BRIDGE_CHAIN_ID, solanaBridgeReleaseMemo } from '@swapgw/chains/solana-bridge';
+import {
+  bridgeChainOfCctpDomain,
+  CCTP_DOMAINS,
+  cctpBurnOf,
+  cctpMessageReceivedTx,
+  NOBLE_BRIDGE_CHAIN_ID,
+} from '@swapgw/chains/families';
+import {
+  SOLANA_BRIDGE_CHAIN_ID,
+  solanaBridgeReleaseMemo,
+  solanaDepositNonce,
+} from '@swapgw/chains/solana-bridge';
 import { CometClients } from './ibc-packet-reader';
 
 /** How many of the vault's newest transactions are searched for the release (newest first). */
@@ -22,7 +32,11 @@ export abstract class CctpMintReader {
 }
 
 /**
- * CctpMintReader of the devnet bridge's Cosmos end (Noble's CCTP) towards Solana: the burn's
+ * CctpMintReader of the devnet bridge's Cosmos end (Noble's CCTP). A Solana deposit towards Noble
+ * (`chain` the Solana chain, `txHash` the deposit's signature): the message Noble received for it,
+ * source domain 5 and the deposit's nonce (the first 32 bytes of its signature, as the bridge's
+ * Solana end numbers deposits), found by its `circle.cctp.v1.MessageReceived` event (`tx_search`).
+ * A burn on Noble towards Solana: the burn's
  * `circle.cctp.v1.DepositForBurn` event read from Noble's `/tx` (its nonce and destination domain),
  * then the bridge's Solana end's release of that nonce, as a client reads it: a transaction of the
  * vault's history whose memo is `swapgw-bridge-release:<Noble's bridge id>:<nonce>` and whose fee
@@ -40,6 +54,7 @@ export class DevnetBridgeMintReader extends CctpMintReader {
   }
 
   async mintOf(chain: string, txHash: string): Promise<CctpMintProgress | null> {
+    if (this.registry.get(chain).family === 'solana') return this.solanaDepositMintOf(txHash);
     const tx = await this.clients.of(chain).committedTx(txHash);
     const burn = tx ? cctpBurnOf(tx) : undefined;
     if (!burn) return null;
@@ -65,6 +80,16 @@ export class DevnetBridgeMintReader extends CctpMintReader {
         return { ...progress, mintTxHash: info.signature };
     }
     return progress;
+  }
+
+  /** The mint on Noble of the Solana deposit `signature` (its nonce, source domain 5). */
+  private async solanaDepositMintOf(signature: string): Promise<CctpMintProgress> {
+    const noble = this.registry.list().find((each) => this.registry.devnetCosmos(each.id)?.bridge);
+    if (!noble)
+      throw new Error(`no listed Cosmos chain is the devnet bridge's end: ${signature} is not read`);
+    const nonce = solanaDepositNonce(signature).toString();
+    const received = await cctpMessageReceivedTx(this.clients.of(noble.id), CCTP_DOMAINS.solana, nonce);
+    return { nonce, destinationChain: noble.id, mintTxHash: received?.hash ?? null };
   }
 
   private solana(rpcUrl: string): Connection {

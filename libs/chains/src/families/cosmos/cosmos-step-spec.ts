@@ -47,7 +47,7 @@ export const IBC_PROVIDER = 'ibc';
  * The devnet bridge, whose Cosmos end is Noble's CCTP (quote-service's `devnet-bridge` provider):
  * its legs from Noble are a MsgDepositForBurn.
  */
-const DEVNET_BRIDGE_PROVIDER = 'devnet-bridge';
+export const DEVNET_BRIDGE_PROVIDER = 'devnet-bridge';
 
 /**
  * A Cosmos `ibc` leg's MsgTransfer is settled by IBC: done when its packet is acknowledged. A

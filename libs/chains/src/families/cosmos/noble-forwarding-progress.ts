@@ -7,7 +7,7 @@ import {
   type IbcCounterpartyOf,
   type IbcPacketProgress,
 } from './ibc-packet-progress';
-import { CCTP_MESSAGE_RECEIVED_EVENT, CCTP_MINT_AND_WITHDRAW_EVENT } from './noble-cctp';
+import { CCTP_MINT_AND_WITHDRAW_EVENT, cctpMessageReceivedTx } from './noble-cctp';
 
 /** A Cosmos chain's CometBFT RPC as the forwarding look-ups use it. */
 export type ForwardingChainReader = Pick<CosmosStatusClient, 'committedTx' | 'searchTxs' | 'blockEvents'>;
@@ -108,12 +108,7 @@ export async function nobleForwardingProgress(
     outcome: 'pending',
     failure: null,
   };
-  const received = (
-    await noble.searchTxs(
-      `${CCTP_MESSAGE_RECEIVED_EVENT}.source_domain='${lookup.sourceDomain}' AND ` +
-        `${CCTP_MESSAGE_RECEIVED_EVENT}.nonce='"${lookup.nonce.replace(/\D/g, '')}"'`,
-    )
-  ).find((tx) => tx.tx_result.code === 0);
+  const received = await cctpMessageReceivedTx(noble, lookup.sourceDomain, lookup.nonce);
   if (!received) return progress;
   const mint = (received.tx_result.events ?? []).find((e) => e.type === CCTP_MINT_AND_WITHDRAW_EVENT);
   const mintRecipient = mint ? jsonAttribute(mint, 'mint_recipient') : undefined;

@@ -1,10 +1,12 @@
+import { bech32 } from '@scure/base';
 import { Keypair } from '@solana/web3.js';
 import { CodedError, ErrorCodes, RouteLeg, TokenRef } from '@swapgw/contracts';
 import { getAddress, hexlify } from 'ethers';
 import type { SplitStep } from '../../step-split';
 import type { DestinationSwap, LegStepChains, LegStepInput } from '../step-spec-family';
 import { bitcoinBridgePayoutOf } from '../bitcoin/bitcoin-step-spec';
-import { solanaBridgePayoutOf, solanaStepOf } from './solana-step-spec';
+import { cosmosBridgePayoutOf } from '../cosmos/cosmos-step-spec';
+import { solanaBridgePayoutOf, solanaStepSpecFamily, solanaStepOf } from './solana-step-spec';
 
 const SOL_USER = Keypair.fromSeed(Buffer.alloc(32, 1)).publicKey.toBase58();
 const SOL_OTHER = Keypair.fromSeed(Buffer.alloc(32, 2)).publicKey.toBase58();
@@ -144,12 +146,42 @@ describe('solanaStepOf', () => {
     });
   });
 
-  it('refuses a deposit paying 32 bytes: the Solana bridge’s memo names an EVM address', () => {
+  it('a bridge leg to Noble: the deposit’s memo names the noble1… account the payout’s 32 bytes hold', () => {
+    const nobleUser = bech32.encode('noble', bech32.toWords(Buffer.alloc(20, 5)));
+    const toNoble: LegStepChains = {
+      ...chains,
+      familyOf: (chain) => (chain === 'noble-devnet' ? 'cosmos' : chains.familyOf(chain)),
+      cosmosTraitsOf: (chain) =>
+        chain === 'noble-devnet'
+          ? {
+              chainId: 'noble-devnet',
+              bech32Prefix: 'noble',
+              nativeDenom: 'ustake',
+              restUrl: '',
+              minGasPrice: '0uusdc',
+              ibcChannels: {},
+            }
+          : undefined,
+      bridgePayoutOf: (leg, recipient) => cosmosBridgePayoutOf(leg, recipient),
+    };
+    const leg = { ...bridgeLeg, destinationChain: 'noble-devnet', destinationBridgeChainId: 4 };
+    const input = inputOf({}, { leg, recipient: nobleUser, finalRecipient: nobleUser });
+    expect(solanaStepOf(input, toNoble).solana).toEqual({
+      kind: 'bridge-deposit',
+      mint: MINT,
+      vault: VAULT,
+      amount: '20000000',
+      destinationChainId: 4,
+      recipient: nobleUser,
+    });
+    // 32 bytes on a chain that is neither EVM nor Cosmos (no bech32 prefix): no memo names them.
     const bytes32: LegStepChains = {
       ...chains,
       bridgePayoutOf: () => ({ chainId: 1, recipient: '0x' + '00'.repeat(32), encoding: 'bytes32' }),
     };
-    expect(() => solanaStepOf(inputOf({}), bytes32)).toThrow('The Solana bridge pays EVM addresses');
+    expect(() => solanaStepOf(inputOf({}), bytes32)).toThrow(
+      'The Solana bridge pays EVM addresses and Noble accounts',
+    );
   });
 
   it('refuses a deposit to Bitcoin: the devnet bridge has no Bitcoin end (BTC is THORChain’s)', () => {
@@ -230,5 +262,15 @@ describe('solanaStepOf', () => {
 
   it('refuses a step signed any other way than as a Solana transaction', () => {
     expect(() => solanaStepOf(inputOf({ signing: 'evm-transaction' }), chains)).toThrow('is a Solana leg');
+  });
+});
+
+describe('the settlement of a Solana step', () => {
+  const familyOf = (chain: string) => (chain === 'noble-devnet' ? 'cosmos' : chains.familyOf(chain));
+  it('a devnet-bridge deposit towards Noble waits for the mint there (cctp); towards an EVM chain, or a swap, nothing', () => {
+    const settle = solanaStepSpecFamily.settlementOf!;
+    expect(settle({ ...bridgeLeg, destinationChain: 'noble-devnet' }, familyOf)).toBe('cctp');
+    expect(settle(bridgeLeg, familyOf)).toBeUndefined();
+    expect(settle(jupiterLeg, familyOf)).toBeUndefined();
   });
 });

@@ -1,8 +1,13 @@
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import type { RouteLeg, SolanaStepSpec, SponsoredStepSpec } from '@swapgw/contracts';
 import { solanaRecipientBytes32 } from '../../solana-bridge';
+import { cosmosAccountOfBytes32 } from '../cosmos/noble-cctp';
+import type { ChainFamily } from '../../chain-descriptor';
+import { DEVNET_BRIDGE_PROVIDER } from '../cosmos/cosmos-step-spec';
 import type {
   BridgePayout,
+  FamilySettlement,
+  SettledLeg,
   LegStepChains,
   LegStepInput,
   LegStepSpec,
@@ -20,7 +25,24 @@ export const solanaStepSpecFamily: StepSpecFamily = {
   permits: false,
   stepOf: solanaStepOf,
   bridgePayoutOf: solanaBridgePayoutOf,
+  settlementOf: solanaSettlementOf,
 };
+
+/**
+ * A devnet-bridge deposit towards a Cosmos chain (Noble's CCTP end) is settled by the mint there:
+ * done when Noble received the deposit's message (source domain 5, its nonce; the planner's
+ * CctpMintReader). Towards an EVM chain its confirmation settles it, as an EVM deposit's does.
+ */
+function solanaSettlementOf(
+  leg: SettledLeg,
+  familyOf: (chain: string) => ChainFamily,
+): FamilySettlement | undefined {
+  return leg.provider === DEVNET_BRIDGE_PROVIDER &&
+    leg.destinationChain !== undefined &&
+    familyOf(leg.destinationChain) === 'cosmos'
+    ? 'cctp'
+    : undefined;
+}
 
 /** The service's Solana fee payer pays the transaction's fees and rent (sponsored swaps). */
 const SOLANA_FEE_PAYER: SponsoredStepSpec = { mode: 'solana-fee-payer' };
@@ -81,17 +103,33 @@ function bridgeDepositOf(input: LegStepInput, chains: LegStepChains): SolanaStep
   if (!leg.destinationChain) throw new Error(`Bridge leg on ${leg.chain} has no destinationChain`);
   const mint = mintOf(leg);
   const payout = chains.bridgePayoutOf(leg, input.recipient);
-  // The deposit's memo names the recipient as its chain writes it (solanaBridgeDepositMemo): an EVM address.
-  if (payout.encoding !== 'address')
-    throw new Error(`The Solana bridge pays EVM addresses; ${leg.destinationChain} has none`);
   return {
     kind: 'bridge-deposit',
     mint,
     vault: leg.spender,
     amount: input.spend.toString(),
     destinationChainId: payout.chainId,
-    recipient: payout.recipient,
+    recipient: memoRecipientOf(leg.destinationChain, payout, chains),
   };
+}
+
+/**
+ * The recipient as the deposit's memo names it, as its chain writes it (solanaBridgeDepositMemo): an
+ * EVM address, or on a Cosmos chain (Noble's CCTP end) the account the payout's 32 bytes name under
+ * the chain's bech32 prefix (`noble1…`). Bitcoin is THORChain's alone: its payout throws first.
+ */
+function memoRecipientOf(destinationChain: string, payout: BridgePayout, chains: LegStepChains): string {
+  if (payout.encoding === 'address') return payout.recipient;
+  const prefix =
+    chains.familyOf(destinationChain) === 'cosmos'
+      ? chains.cosmosTraitsOf?.(destinationChain)?.bech32Prefix
+      : undefined;
+  const account = prefix === undefined ? undefined : cosmosAccountOfBytes32(prefix, payout.recipient);
+  if (account === undefined)
+    throw new Error(
+      `The Solana bridge pays EVM addresses and Noble accounts; ${destinationChain} has neither`,
+    );
+  return account;
 }
 
 /**
