@@ -1,11 +1,13 @@
 import { makeCosmoshubPath } from '@cosmjs/amino';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
-import { Connection, Keypair, PublicKey } from '@solana/web3.js';
-import { DEVNET_MNEMONIC, solanaConnection } from '@swapgw/devnet';
+import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { amountAfterBridgeFee, MEMO_PROGRAM_ID, solanaDepositNonce } from '@swapgw/chains/solana-bridge';
+import { DEVNET_MNEMONIC, solanaConnection, solanaTestWallet } from '@swapgw/devnet';
 import { cosmosSigner, createGatewayClient, ethersSigner, runSwap, type RunSwapEvent } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
-import { splBalanceOf } from '@swapgw/testing/solana';
+import { solanaSigner } from '@swapgw/sdk/solana';
+import { freshSolanaWalletWith, splBalanceOf } from '@swapgw/testing/solana';
 import { formatUnits, parseUnits, Wallet } from 'ethers';
 import { DevnetEvm } from './support/devnet-evm';
 import { connectE2eApi, type E2eApi } from './support/e2e-api';
@@ -13,9 +15,10 @@ import { connectE2eApi, type E2eApi } from './support/e2e-api';
 // USDC between Noble and the other families through the devnet bridge's Cosmos end, shaped like
 // Circle's CCTP on Noble: from devnet-a a zero-gas EVM wallet signs typed data only (the service's
 // relayer carries the bridge's depositTo, the Noble account as its 32-byte recipient) and the relayer
-// mints uusdc on Noble; from Noble a wallet holding nothing but the USDC it sends signs one
-// MsgDepositForBurn (fee paid by the service's fee granter), and the relayer pays USDC on devnet-a or
-// Solana. Balances are read on every chain touched.
+// mints uusdc on Noble; from Solana a wallet without SOL signs one deposit (the service's fee payer
+// pays) whose memo names the Noble account, and the relayer mints it there; from Noble a wallet
+// holding nothing but the USDC it sends signs one MsgDepositForBurn (fee paid by the service's fee
+// granter), and the relayer pays USDC on devnet-a or Solana. Balances are read on every chain touched.
 const devnet = new DevnetEvm();
 const manifest = devnet.manifest;
 const chainOf = (id: string) => devnet.cosmos(id);
@@ -80,7 +83,7 @@ describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
       { timeoutMs: 60_000, description },
     );
 
-  it('lists Noble USDC (denom uusdc) as supported, and the bridge pairs between it and devnet-a and Solana', async () => {
+  it('lists Noble USDC (denom uusdc) as supported, and the bridge pairs between it and devnet-a and Solana, both ways', async () => {
     const tokens = await e2e.client.get('/tokens', { query: { chainRef: noble.id, supportedOnly: '1' } });
     expect(tokens.status).toBe(200);
     e2e.openApi.assertResponse('GET', '/tokens', tokens.status, tokens.body);
@@ -96,6 +99,7 @@ describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
           ['devnet-a', noble.id],
           [noble.id, 'devnet-a'],
           [noble.id, manifest.solana.id],
+          [manifest.solana.id, noble.id],
         ].map(([fromChain, toChain]) =>
           expect.objectContaining({ fromChain, toChain, tokenIn: 'USDC', tokenOut: 'USDC' }),
         ),
@@ -136,6 +140,72 @@ describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
     const minOut = parseUnits(quotedOf(events).route.minAmountOut, 6);
     const credited = await paidOut(() => nobleBalance(nobleRecipient), 'the USDC minted on Noble');
     expect(credited).toBe(minOut);
+  });
+
+  it('USDC on Solana → USDC on Noble for a wallet without SOL: one deposit, the service’s fee payer pays; completed once Noble minted it', async () => {
+    const amount = 5_000_000n; // 5 USDC
+    const wallet = await freshSolanaWalletWith(solana, solanaMint, solanaTestWallet(4), amount);
+    const nobleRecipient = (
+      await (await DirectSecp256k1HdWallet.generate(12, { prefix: 'noble' })).getAccounts()
+    )[0].address;
+    const events: RunSwapEvent[] = [];
+    const result = await runSwap({
+      client: gateway(),
+      quoteRequest: {
+        fromChain: manifest.solana.id,
+        toChain: noble.id,
+        tokenIn: 'USDC',
+        tokenOut: 'USDC',
+        amount: '5',
+      },
+      route: (routes) => routes.find((route) => route.providers.includes('devnet-bridge')),
+      userAddress: wallet.publicKey.toBase58(),
+      // No gasPayment: sponsored, the service's Solana fee payer pays the fee and any rent.
+      build: { recipient: nobleRecipient, waitForTxRequestMs: 20_000 },
+      signers: [solanaSigner(wallet)],
+      timeoutMs: 120_000,
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    // Minted on Noble when the swap says completed: read at once, no waiting.
+    const credited = await nobleBalance(nobleRecipient);
+
+    const quoted = quotedOf(events);
+    if (quoted.type !== 'quoted') throw new Error('no quote');
+    expect(quoted.route.providers).toEqual(['devnet-bridge']);
+    expect(quoted.route.signatures.map((s) => [s.chain, s.payloadType])).toEqual([
+      [manifest.solana.id, 'solana-versioned-transaction'],
+    ]);
+    // The one transaction: the service's fee payer first, the wallet's slot second; its memo names
+    // Noble's CCTP domain and the noble1… account.
+    const signing = events.find((e) => e.type === 'signing');
+    if (signing?.type !== 'signing' || signing.payload.type !== 'solana-versioned-transaction')
+      throw new Error('no Solana transaction to sign');
+    const tx = VersionedTransaction.deserialize(Buffer.from(signing.payload.transaction, 'base64'));
+    expect(tx.message.header.numRequiredSignatures).toBe(2);
+    expect(tx.message.staticAccountKeys[1].equals(wallet.publicKey)).toBe(true);
+    const memo = tx.message.compiledInstructions
+      .filter((ix) => tx.message.staticAccountKeys[ix.programIdIndex].equals(MEMO_PROGRAM_ID))
+      .map((ix) => Buffer.from(ix.data).toString('utf8'));
+    expect(memo).toEqual([`swapgw-bridge:v1:4:${nobleRecipient}`]);
+
+    // GET /swap's step: the deposit, confirmed once Noble's mint was read (settled by the mint).
+    expect(result.swap.steps.map((s) => [s.chain, s.status])).toEqual([[manifest.solana.id, 'confirmed']]);
+    const deposit = result.swap.steps[0].txHash!;
+
+    // Solana: exactly the 5 USDC gone and not one lamport (it never had any). Noble: the quoted
+    // amount, the bridge's fee kept on deposit, minted by the message of source domain 5 and the
+    // deposit's nonce.
+    expect(await splBalanceOf(solana, solanaMint, wallet.publicKey)).toBe(0n);
+    expect(await solana.getBalance(wallet.publicKey, 'confirmed')).toBe(0);
+    expect(credited).toBe(parseUnits(quoted.route.minAmountOut, 6));
+    expect(credited).toBe(amountAfterBridgeFee(amount, manifest.bridge.feeBps));
+    const noble0 = await StargateClient.connect(noble.rpc);
+    clients.push(noble0);
+    const [mint] = await noble0.searchTx(
+      `circle.cctp.v1.MessageReceived.source_domain='5' AND circle.cctp.v1.MessageReceived.nonce='"${solanaDepositNonce(deposit)}"'`,
+    );
+    expect(mint?.code).toBe(0);
   });
 
   /**

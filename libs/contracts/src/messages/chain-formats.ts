@@ -36,8 +36,8 @@ export const BITCOIN_ADDRESS = new RegExp(`^${BITCOIN_ADDRESS_PATTERN}$`);
  */
 export const BITCOIN_PUBLIC_KEY = /^(?:0[23])?[0-9a-fA-F]{64}$/;
 
-/** Who a Solana bridge deposit pays: an EVM address or a Bitcoin address. */
-export const EVM_OR_BITCOIN_ADDRESS = new RegExp(`^(?:${EVM}|${BITCOIN_ADDRESS_PATTERN})$`);
+/** Who a Solana bridge deposit pays: an EVM address, a Bitcoin address or a Cosmos (Noble) account. */
+export const SOLANA_BRIDGE_RECIPIENT = new RegExp(`^(?:${EVM}|${BITCOIN_ADDRESS_PATTERN}|${COSMOS})$`);
 
 /**
  * A family's wallets as requests name them: the form of an address (unanchored), and, for a family

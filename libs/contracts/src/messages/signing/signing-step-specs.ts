@@ -17,8 +17,8 @@ import { Type } from 'class-transformer';
 import {
   BITCOIN_ADDRESS,
   BITCOIN_PUBLIC_KEY,
-  EVM_OR_BITCOIN_ADDRESS,
   SOLANA_ADDRESS,
+  SOLANA_BRIDGE_RECIPIENT,
   WAIT_FOR_TOKEN,
   WALLET_OR_TOKEN,
 } from '../chain-formats';
@@ -178,7 +178,7 @@ export interface SolanaStepSpec {
 
 /**
  * `bridge-deposit`: the transferChecked of `amount` of `mint` from `from`'s associated token
- * account to `vault`, plus the memo naming `destinationChainId` and the EVM `recipient`, and
+ * account to `vault`, plus the memo naming `destinationChainId` and the `recipient`, and
  * `message` when there is one: then `recipient` is the destination's SwapGatewayRouter, which swaps
  * the deposit as the message says.
  */
@@ -202,9 +202,10 @@ export class SolanaBridgeDepositSpec implements SolanaStepSpec {
 
   /**
    * Who is paid on the destination chain: an EVM address (with a `message`: the SwapGatewayRouter
-   * there), or a Bitcoin address when the destination is the Bitcoin end.
+   * there), a Bitcoin address when the destination is the Bitcoin end, or a `noble1…` account when
+   * it is Noble's (the memo's form: solanaBridgeDepositMemo in @swapgw/chains checks the rest).
    */
-  @Matches(EVM_OR_BITCOIN_ADDRESS)
+  @Matches(SOLANA_BRIDGE_RECIPIENT)
   recipient!: string;
 
   /** The destination swap the deposit's memo carries to `recipient` (see SolanaBridgeSwapMessageSpec). */

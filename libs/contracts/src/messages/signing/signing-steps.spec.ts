@@ -108,6 +108,31 @@ describe('signing.prepare: the step is one variant per family, each validated by
     });
   });
 
+  it('takes a Solana bridge deposit paying an EVM address, a Bitcoin address or a Noble account, nothing else', () => {
+    const deposit = (recipient: string) =>
+      withStep(solanaTransaction, {
+        solana: {
+          kind: 'bridge-deposit',
+          mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+          vault: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+          amount: '5000000',
+          destinationChainId: 4,
+          recipient,
+        },
+      });
+    for (const recipient of [
+      '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
+      'noble1282dyzxq49a3pz8dgewar63z3kf3pe4z9ftyk7',
+    ])
+      expect(problemsOf(deposit(recipient))).toEqual({});
+    for (const recipient of [
+      '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      'NOBLE1282DYZXQ49A3PZ8DGEWAR63Z3KF3PE4Z9FTYK7',
+    ])
+      expect(Object.keys(problemsOf(deposit(recipient)))).toEqual(['step.solana.recipient']);
+  });
+
   it('refuses a sponsorship that does not pay the variant, naming the modes that do', () => {
     expect(problemsOf(withStep(evmTransaction, { sponsored: { mode: 'solana-fee-payer' } }))).toEqual({
       'step.sponsored.mode': ['mode must be one of covered-transaction'],
