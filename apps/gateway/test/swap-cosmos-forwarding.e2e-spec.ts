@@ -10,9 +10,18 @@ import {
   MSG_CLEAR_ACCOUNT_TYPE_URL,
   MSG_SWAP_EXACT_AMOUNT_IN_TYPE_URL,
 } from '@swapgw/chains/families';
-import { DEVNET_MNEMONIC, type CosmosDevnetChainManifest } from '@swapgw/devnet';
+import { Connection, PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { MEMO_PROGRAM_ID } from '@swapgw/chains/solana-bridge';
+import {
+  DEVNET_MNEMONIC,
+  solanaConnection,
+  solanaTestWallet,
+  type CosmosDevnetChainManifest,
+} from '@swapgw/devnet';
 import { createGatewayClient, ethersSigner, runSwap, type RunSwapEvent } from '@swapgw/sdk';
+import { solanaSigner } from '@swapgw/sdk/solana';
 import { waitFor } from '@swapgw/testing';
+import { freshSolanaWalletWith, splBalanceOf } from '@swapgw/testing/solana';
 import { parseUnits } from 'ethers';
 import { DevnetEvm } from './support/devnet-evm';
 import { connectE2eApi, type E2eApi } from './support/e2e-api';
@@ -33,19 +42,24 @@ const jsonType = (
 // data only; the devnet bridge pays Noble's forwarding account (registered by the service's Noble fee
 // granter when the step is issued), which forwards the mint to Osmosis's crosschain-swaps contract
 // with the `wasm` memo that swaps it for ATOM and sends the ATOM home to the Hub recipient. Balances
-// are read on every chain touched: devnet-a, Noble, Osmosis and the Hub.
+// are read on every chain touched: devnet-a, Noble, Osmosis and the Hub. The same route from Solana:
+// a wallet without SOL signs one vault deposit whose memo names the forwarding account.
 const devnet = new DevnetEvm();
 const chainOf = (id: string) => devnet.cosmos(id);
 const noble = chainOf('noble-devnet');
 const osmosis = chainOf('osmosis-devnet');
 const hub = chainOf('cosmoshub-devnet');
+const manifest = devnet.manifest;
+const solanaMint = new PublicKey(manifest.solana.tokens.USDC.mint);
 
 describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding account', () => {
   let e2e: E2eApi;
+  let solana: Connection;
   const clients: { disconnect(): void }[] = [];
 
   beforeAll(async () => {
     e2e = await connectE2eApi('swap-cosmos-forwarding-e2e');
+    solana = solanaConnection(manifest.solana.rpcUrl);
   });
   afterAll(async () => {
     await setRelayerRunning(true);
@@ -218,6 +232,77 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
     expect(BigInt((await stats()).num_of_forwards)).toBe(forwardsBefore + 1n);
     // Osmosis: the contract swapped all of it and kept none.
     expect(await balance(osmosis, contract, osmosisUsdc)).toBe(contractUsdcBefore);
+  });
+
+  it('USDC on Solana → ATOM on the Hub for a wallet without SOL: one deposit whose memo names the forwarding account; completed once the ATOM is home', async () => {
+    const amount = 15_000_000n; // 15 USDC
+    const wallet = await freshSolanaWalletWith(solana, solanaMint, solanaTestWallet(4), amount);
+    const hubRecipient = (
+      await (await DirectSecp256k1HdWallet.generate(12, { prefix: 'cosmos' })).getAccounts()
+    )[0].address;
+    const osmosisUsdc = ibcVoucherDenom(`transfer/${osmosis.ibcChannels[noble.id]}/uusdc`);
+    const contract = osmosis.crosschainSwapsContract!;
+    const contractUsdcBefore = await balance(osmosis, contract, osmosisUsdc);
+    const stats = () =>
+      rest<{ num_of_forwards: string }>(noble, `/noble/forwarding/v1/stats/${noble.ibcChannels[osmosis.id]}`);
+    const forwardsBefore = BigInt((await stats()).num_of_forwards);
+
+    const events: RunSwapEvent[] = [];
+    const result = await runSwap({
+      client: createGatewayClient({ baseUrl: process.env.GATEWAY_URL as string, apiKey: e2e.apiKey }),
+      quoteRequest: {
+        fromChain: manifest.solana.id,
+        toChain: hub.id,
+        tokenIn: 'USDC',
+        tokenOut: 'ATOM',
+        amount: '15',
+      },
+      route: (routes) => routes.find((route) => route.providers[0] === 'devnet-bridge'),
+      userAddress: wallet.publicKey.toBase58(),
+      // Sponsored (the default): the service's Solana fee payer pays, Noble's fee granter registers.
+      build: { recipient: hubRecipient, waitForTxRequestMs: 20_000 },
+      signers: [solanaSigner(wallet)],
+      timeoutMs: 180_000,
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    // Completed means delivered: read now, not waited for.
+    const atomHome = await balance(hub, hubRecipient, 'uatom');
+
+    const quoted = events.find((e) => e.type === 'quoted');
+    if (quoted?.type !== 'quoted') throw new Error('no quote');
+    expect(quoted.route.providers).toEqual(['devnet-bridge', 'ibc', 'osmosis', 'ibc']);
+    expect(quoted.route.signatures.map((s) => [s.chain, s.payloadType])).toEqual([
+      [manifest.solana.id, 'solana-versioned-transaction'],
+    ]);
+    // The one transaction's memo names Noble (CCTP domain 4) and the forwarding account.
+    const signing = events.find((e) => e.type === 'signing');
+    if (signing?.type !== 'signing' || signing.payload.type !== 'solana-versioned-transaction')
+      throw new Error('no Solana transaction to sign');
+    const tx = VersionedTransaction.deserialize(Buffer.from(signing.payload.transaction, 'base64'));
+    const [memo] = tx.message.compiledInstructions
+      .filter((ix) => tx.message.staticAccountKeys[ix.programIdIndex].equals(MEMO_PROGRAM_ID))
+      .map((ix) => Buffer.from(ix.data).toString('utf8'));
+    const forwarding = /^swapgw-bridge:v1:4:(noble1[02-9ac-hj-np-z]{38})$/.exec(memo)?.[1];
+    expect(forwarding).toBeDefined();
+
+    // Solana: exactly the 15 USDC gone, not one lamport (it never had any). The Hub: at least the
+    // quote's minimum. Noble: the forwarding account forwarded all of it. Osmosis: the contract kept none.
+    expect(await splBalanceOf(solana, solanaMint, wallet.publicKey)).toBe(0n);
+    expect(await solana.getBalance(wallet.publicKey, 'confirmed')).toBe(0);
+    expect(atomHome).toBeGreaterThanOrEqual(parseUnits(quoted.route.minAmountOut, 6));
+    expect(await balance(noble, forwarding!, 'uusdc')).toBe(0n);
+    expect(BigInt((await stats()).num_of_forwards)).toBe(forwardsBefore + 1n);
+    expect(await balance(osmosis, contract, osmosisUsdc)).toBe(contractUsdcBefore);
+    // The deposit step: its last packet the output home to the Hub, acknowledged.
+    expect(result.swap.steps.map((step) => [step.chain, step.status])).toEqual([
+      [manifest.solana.id, 'confirmed'],
+    ]);
+    expect(result.swap.steps[0].packet).toMatchObject({
+      state: 'acknowledged',
+      destinationChain: hub.id,
+      refunded: false,
+    });
   });
 
   it("the swap on arrival below its minimum: FORWARD_FAILED, the USDC back on the forwarding account, cleared by MsgClearAccount to the recipient's Noble key", async () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import {
+  CCTP_DOMAINS,
   cctpDomainOfBridgeChain,
   cosmosRecipientBytes32,
   nobleForwardingProgress,
@@ -8,6 +9,7 @@ import {
   type NobleForwardingProgress,
 } from '@swapgw/chains/families';
 import type { NobleForwardingSpec } from '@swapgw/contracts';
+import { solanaDepositNonce } from '@swapgw/chains/solana-bridge';
 import { bech32 } from '@scure/base';
 import { FetchRequest, Interface, JsonRpcProvider } from 'ethers';
 import { CometClients } from './ibc-packet-reader';
@@ -28,7 +30,8 @@ export abstract class NobleForwardingReader {
 
 /**
  * NobleForwardingReader over the listed chains: the deposit's `DepositTo` in its EVM receipt (its
- * nonce; the source domain the EVM chain's bridge id, as the relayer burns and mints it), then Noble,
+ * nonce; the source domain the EVM chain's bridge id, as the relayer burns and mints it), or a
+ * Solana deposit's signature (domain 5 and the nonce it derives), then Noble,
  * Osmosis and the Hub read over their CometBFT RPCs (nobleForwardingProgress). The chain the forward
  * reaches is the one at the other end of the account's channel; the output goes home when the
  * memo's receiver is of another chain's bech32 prefix.
@@ -61,12 +64,18 @@ export class CometNobleForwardingReader extends NobleForwardingReader {
     );
   }
 
-  /** The deposit's CCTP source domain and nonce, from its receipt; null while it has none. */
+  /**
+   * The deposit's CCTP source domain and nonce: a Solana deposit's from its signature (domain 5, the
+   * first 32 bytes as the bridge's Solana end numbers deposits; the mint's recipient is checked on
+   * Noble), an EVM deposit's from its receipt; null while that has none.
+   */
   private async depositOf(
     chain: string,
     txHash: string,
     forwarding: NobleForwardingSpec,
   ): Promise<{ sourceDomain: number; nonce: string } | null> {
+    if (this.registry.get(chain).family === 'solana')
+      return { sourceDomain: CCTP_DOMAINS.solana, nonce: solanaDepositNonce(txHash).toString() };
     const view = this.registry.manifest?.chains.find((each) => each.id === chain);
     if (!view) throw new Error(`${chain} is not a devnet EVM chain with a bridge`);
     let client = this.evm.get(chain);

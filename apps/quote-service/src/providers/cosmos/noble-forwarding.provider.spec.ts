@@ -18,6 +18,24 @@ describe('noble-forwarding: which pairs it serves', () => {
     expect(nobleForwardingPathOf(registry, 'cosmoshub-devnet', 'osmosis-devnet')).toBeUndefined();
   });
 
+  it('goes from Solana too (its deposit memo names the forwarding account), USDC only', () => {
+    const withSolana = new ChainRegistry({ manifest: cosmosDevnetManifest(true) });
+    const path = nobleForwardingPathOf(withSolana, 'solana-devnet', 'cosmoshub-devnet');
+    expect(path?.from).toMatchObject({ family: 'solana', chain: 'solana-devnet' });
+    expect(path?.home?.chain.id).toBe('cosmoshub-devnet');
+    const policy = new SupportPolicy(withSolana, false);
+    const token = (symbol: string) => ({ symbol, address: null });
+    expect(policy.pairProviders('solana-devnet', 'cosmoshub-devnet', token('USDC'), token('ATOM'))).toEqual([
+      'noble-forwarding',
+    ]);
+    expect(policy.pairProviders('solana-devnet', 'osmosis-devnet', token('USDC'), token('OSMO'))).toEqual([
+      'noble-forwarding',
+    ]);
+    expect(policy.pairProviders('solana-devnet', 'cosmoshub-devnet', token('SOL'), token('ATOM'))).toEqual(
+      [],
+    );
+  });
+
   it('lists USDC → ATOM on the Hub and USDC → OSMO (and ATOM) on Osmosis among the pairs, nothing else', () => {
     const policy = new SupportPolicy(registry, false);
     // The policy reads symbols for these providers; the address matters only to THORChain's pools.

@@ -11,8 +11,8 @@ import { refuseCosmosIntegratorFee } from './cosmos-integrator-fee';
 import { ibcTransferLeg, priceOsmosisSwap } from './osmosis.provider';
 
 /**
- * Where a route through a Noble forwarding account goes: USDC from an EVM devnet chain's bridge end
- * to Noble's (the devnet bridge's CCTP end), over Noble's channel to Osmosis, swapped on arrival by
+ * Where a route through a Noble forwarding account goes: USDC from an EVM devnet chain's or Solana's
+ * bridge end to Noble's (the devnet bridge's CCTP end), over Noble's channel to Osmosis, swapped on arrival by
  * the crosschain-swaps contract, and, for a destination other than Osmosis, sent home over Osmosis's
  * channel there.
  */
@@ -31,7 +31,8 @@ export interface NobleForwardingPath {
 
 /**
  * The path from `fromChain` to `toChain` through Noble's forwarding accounts, or undefined: the
- * source an EVM devnet chain whose bridge end links to Noble's, the destination Osmosis (a Cosmos
+ * source an EVM devnet chain or Solana whose bridge end links to Noble's (a Solana deposit's memo
+ * names the forwarding account as it names any `noble1…` account), the destination Osmosis (a Cosmos
  * chain with a crosschain-swaps contract) or a Cosmos chain other than Noble with channels to and
  * from Osmosis, Noble with channels to and from Osmosis.
  */
@@ -41,7 +42,7 @@ export function nobleForwardingPathOf(
   toChain: string,
 ): NobleForwardingPath | undefined {
   const from = devnetBridgeEnd(registry, fromChain);
-  if (from?.family !== 'evm') return undefined;
+  if (from?.family !== 'evm' && from?.family !== 'solana') return undefined;
   const noble = registry
     .list()
     .map((chain) => devnetBridgeEnd(registry, chain.id))
@@ -94,7 +95,7 @@ export function nobleForwardingCarries(
 }
 
 /**
- * USDC on an EVM devnet chain to a Cosmos coin, one signature on the source (docs/chains.md,
+ * USDC on an EVM devnet chain or Solana to a Cosmos coin, one signature on the source (docs/chains.md,
  * "Multi-leg routes"): the devnet bridge's deposit pays Noble's forwarding account (a
  * `devnet-bridge` leg to Noble, its fee kept on deposit), which forwards the mint to Osmosis's
  * crosschain-swaps contract (an `ibc` leg) whose `wasm` memo swaps it on arrival (an `osmosis` leg,
@@ -125,7 +126,7 @@ export class NobleForwardingProvider implements QuoteProvider {
     const tokenIn = context.tokenIn;
     if (
       tokenIn.chain !== from.chain ||
-      !sameTokenAddress('evm', tokenIn.mint ?? tokenIn.address, from.token.address)
+      !sameTokenAddress(from.family, tokenIn.mint ?? tokenIn.address, from.token.address)
     )
       throw new NoRouteError(
         'PAIR_NOT_SUPPORTED',
