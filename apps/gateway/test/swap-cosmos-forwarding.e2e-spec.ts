@@ -141,7 +141,7 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
     expect(res.status).toBe(200);
   };
 
-  it('lists USDC on devnet-a → ATOM on the Hub and → OSMO on Osmosis among the pairs', async () => {
+  it('lists USDC on devnet-a and on Solana → ATOM on the Hub and → OSMO on Osmosis among the pairs', async () => {
     const pairs = await e2e.client.get('/pairs', { query: { limit: 10000 } });
     expect(pairs.status).toBe(200);
     const listed = pairs.body.data.pairs as {
@@ -164,6 +164,14 @@ describe('USDC on devnet-a → ATOM on the Hub through a Noble forwarding accoun
           tokenIn: 'USDC',
           tokenOut: 'OSMO',
         }),
+        ...[hub.id, osmosis.id].map((toChain) =>
+          expect.objectContaining({
+            fromChain: manifest.solana.id,
+            toChain,
+            tokenIn: 'USDC',
+            tokenOut: toChain === hub.id ? 'ATOM' : 'OSMO',
+          }),
+        ),
       ]),
     );
   });
