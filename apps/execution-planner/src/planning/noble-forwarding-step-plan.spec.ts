@@ -1,6 +1,13 @@
 import { bech32 } from '@scure/base';
 import { devnetBridgeInterface, nobleForwardingAddress } from '@swapgw/chains/families';
-import { EvmTransactionStep, RouteLeg, RoutePlan, signingStepOf, TokenRef } from '@swapgw/contracts';
+import {
+  EvmTransactionStep,
+  RouteLeg,
+  RoutePlan,
+  signingStepOf,
+  SolanaTransactionStep,
+  TokenRef,
+} from '@swapgw/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { getAddress } from 'ethers';
@@ -166,5 +173,42 @@ describe('planSteps: USDC on devnet-a → ATOM on the Hub through a Noble forwar
     const written = signingStepOf(steps[1] as never);
     expect(written).toMatchObject({ family: 'evm-transaction', nobleForwarding: steps[1].nobleForwarding });
     expect(validateSync(plainToInstance(EvmTransactionStep, written))).toEqual([]);
+  });
+});
+
+describe('planSteps: USDC on Solana → ATOM on the Hub through a Noble forwarding account', () => {
+  const SOLANA_USER = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+  const MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+  const VAULT = 'So11111111111111111111111111111111111111112';
+  const usdcOnSolana = token('solana-devnet', 'USDC', MINT);
+  const fromSolana: RoutePlan = {
+    ...plan,
+    fromChain: 'solana-devnet',
+    tokenIn: usdcOnSolana,
+    legs: [{ ...legs[0], chain: 'solana-devnet', tokenIn: usdcOnSolana, spender: VAULT }, ...legs.slice(1)],
+  };
+  const onSolana: StepPlanContext = {
+    ...context,
+    familyOf: (chain) => (chain === 'solana-devnet' ? 'solana' : context.familyOf(chain)),
+  };
+  const steps = planSteps(fromSolana, { userAddress: SOLANA_USER, recipient: HUB_RECIPIENT }, onSolana);
+
+  it('signs once, the vault deposit, its memo naming the forwarding account (as any noble1… recipient)', () => {
+    expect(steps.map((s) => [s.index, s.kind, s.chain, s.legIndex])).toEqual([
+      [1, 'bridge', 'solana-devnet', 0],
+    ]);
+    const forwarding = steps[0].nobleForwarding!;
+    expect(forwarding.address).toBe(nobleForwardingAddress('noble', forwarding));
+    expect(steps[0].solana).toEqual({
+      kind: 'bridge-deposit',
+      mint: MINT,
+      vault: VAULT,
+      amount: '10000000',
+      destinationChainId: 4,
+      recipient: forwarding.address,
+    });
+    const written = signingStepOf(steps[0] as never);
+    expect(written).toMatchObject({ family: 'solana-transaction', nobleForwarding: forwarding });
+    expect(validateSync(plainToInstance(SolanaTransactionStep, written))).toEqual([]);
   });
 });
