@@ -11,6 +11,7 @@ export * from './cosmos-signing-client';
 export * from './cosmos-sponsored-gas';
 export * from './cosmos-fee-grant-tx';
 export * from './noble-cctp';
+export * from './cctp-receipts';
 export * from './ibc-packet-progress';
 export * from './noble-forwarding';
 export * from './noble-forwarding-route';

@@ -3,7 +3,6 @@ import { BinaryReader, BinaryWriter } from 'cosmjs-types/binary';
 import { SOLANA_BRIDGE_CHAIN_ID } from '../../solana-bridge';
 import type { CosmosMsgJson } from '@swapgw/contracts';
 import { CCTP_DOMAINS } from './cctp-domains';
-import type { CosmosStatusClient, CometTxResult } from './cosmos-status-client';
 
 /**
  * Circle's CCTP on Noble (circle/cctp/v1/tx.proto of noble-assets/cctp): what a Noble wallet signs to
@@ -231,21 +230,4 @@ export function cctpBurnOf(tx: {
   if (typeof domain !== 'number' || typeof amount !== 'string' || typeof mintRecipient !== 'string')
     return undefined;
   return { nonce, destinationDomain: domain, amount, mintRecipient };
-}
-
-/**
- * Noble's tx that received the CCTP message of `sourceDomain` and `nonce` and minted it (its
- * `circle.cctp.v1.MessageReceived`, found through `tx_search`, as an explorer watching the relayers
- * finds it), or undefined while no such tx succeeded. Upstream failures are thrown.
- */
-export async function cctpMessageReceivedTx(
-  noble: Pick<CosmosStatusClient, 'searchTxs'>,
-  sourceDomain: number,
-  nonce: string,
-): Promise<CometTxResult | undefined> {
-  const found = await noble.searchTxs(
-    `${CCTP_MESSAGE_RECEIVED_EVENT}.source_domain='${sourceDomain}' AND ` +
-      `${CCTP_MESSAGE_RECEIVED_EVENT}.nonce='"${nonce.replace(/\D/g, '')}"'`,
-  );
-  return found.find((tx) => tx.tx_result.code === 0);
 }

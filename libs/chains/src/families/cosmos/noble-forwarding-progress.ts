@@ -7,7 +7,8 @@ import {
   type IbcCounterpartyOf,
   type IbcPacketProgress,
 } from './ibc-packet-progress';
-import { CCTP_MINT_AND_WITHDRAW_EVENT, cctpMessageReceivedTx } from './noble-cctp';
+import { cctpMessageReceivedTx } from './cctp-receipts';
+import { CCTP_MINT_AND_WITHDRAW_EVENT } from './noble-cctp';
 
 /** A Cosmos chain's CometBFT RPC as the forwarding look-ups use it. */
 export type ForwardingChainReader = Pick<CosmosStatusClient, 'committedTx' | 'searchTxs' | 'blockEvents'>;
