@@ -161,8 +161,10 @@ export class SupportPolicy {
     const providers = new Set(this.sameChainProviders(chainId));
     for (const other of this.registry.list()) {
       for (const p of this.crossChainProviders(chainId, other.id)) {
-        if (p === ProviderNames.devnetBridge && symbol !== undefined && !this.bridgeCarries(chainId, symbol))
-          continue;
+        // The devnet bridge's deposit (and a forwarding route's, which starts with it) takes only what
+        // reaches the bridged token on the source.
+        const depositsIntoBridge = p === ProviderNames.devnetBridge || p === ProviderNames.nobleForwarding;
+        if (depositsIntoBridge && symbol !== undefined && !this.bridgeCarries(chainId, symbol)) continue;
         providers.add(p);
       }
     }

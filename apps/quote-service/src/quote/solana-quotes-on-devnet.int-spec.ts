@@ -47,7 +47,11 @@ describe('quote-service quotes between EVM and solana-devnet (real PostgreSQL, a
         decimals: 6,
       });
       expect(bySymbol.USDC.address).toBeUndefined();
-      expect(bySymbol.USDC.debug).toMatchObject({ supported: true, providers: ['devnet-bridge'] });
+      // The bridge to the EVM chains and Noble, and Noble's forwarding routes to the Cosmos chains.
+      expect(bySymbol.USDC.debug).toMatchObject({
+        supported: true,
+        providers: ['devnet-bridge', 'noble-forwarding'],
+      });
       expect(bySymbol.SOL).toMatchObject({ chain: 'solana-devnet', decimals: 9 });
       expect(bySymbol.SOL.debug).toMatchObject({ supported: false });
 

@@ -34,6 +34,9 @@ describe('noble-forwarding: which pairs it serves', () => {
     expect(policy.pairProviders('solana-devnet', 'cosmoshub-devnet', token('SOL'), token('ATOM'))).toEqual(
       [],
     );
+    // Solana's USDC is supported by both; SOL by neither (no swap venue before the deposit).
+    expect(policy.tokenProviders('solana-devnet', 'USDC')).toEqual(['devnet-bridge', 'noble-forwarding']);
+    expect(policy.tokenProviders('solana-devnet', 'SOL')).toEqual([]);
   });
 
   it('lists USDC → ATOM on the Hub and USDC → OSMO (and ATOM) on Osmosis among the pairs, nothing else', () => {
