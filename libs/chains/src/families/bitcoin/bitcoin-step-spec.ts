@@ -1,10 +1,13 @@
 import type { BitcoinStepSpec, RouteLeg, SponsoredStepSpec } from '@swapgw/contracts';
+import { bitcoinRecipientToBytes32 } from '../../bitcoin-bridge';
+import { bytes32BridgePayout } from '../bridge-payout';
 import { thorchainAffiliatesTake, thorchainLegMemo } from './thorchain-memo';
 import type {
   BridgePayout,
   LegStepChains,
   LegStepInput,
   LegStepSpec,
+  StepSpecChains,
   StepSpecFamily,
 } from '../step-spec-family';
 
@@ -13,7 +16,8 @@ import type {
  * OP_RETURN memo (THORChain's swap memo) names where THORChain pays and the least it may pay. No
  * approves, no permits (a UTXO spend is authorized by its own signature). BTC moves only through
  * THORChain (docs/chains.md): no bridge contract's `depositTo` pays a Bitcoin wallet, THORChain's
- * router deposit does (evm-step-spec), so a bridge payout into Bitcoin is refused.
+ * router deposit does (evm-step-spec), so a bridge payout into Bitcoin is refused, but for the
+ * devnet bridge's Cosmos end (Noble's CCTP-shaped burn), which THORChain does not reach.
  */
 export const bitcoinStepSpecFamily: StepSpecFamily = {
   permits: false,
@@ -62,8 +66,19 @@ export function bitcoinStepOf(input: LegStepInput, _chains: LegStepChains): LegS
   return { kind: leg.kind, call: null, bitcoin, sponsored: BITCOIN_FEE_WALLET };
 }
 
-/** No bridge contract pays a Bitcoin wallet: BTC arrives only through THORChain's router deposit. */
-export function bitcoinBridgePayoutOf(leg: RouteLeg): BridgePayout {
+/**
+ * No bridge contract pays a Bitcoin wallet: BTC arrives through THORChain's router deposit. The one
+ * exception is a burn on a Cosmos chain (Noble's MsgDepositForBurn, the devnet bridge's Cosmos end):
+ * its `mint_recipient` is the Bitcoin address as 32 bytes (bitcoinRecipientToBytes32), its domain
+ * Bitcoin's (DEVNET_BITCOIN_CCTP_DOMAIN, from the leg's destinationBridgeChainId).
+ */
+export function bitcoinBridgePayoutOf(
+  leg: RouteLeg,
+  recipient: string,
+  chains: StepSpecChains,
+): BridgePayout {
+  if (chains.familyOf(leg.chain) === 'cosmos')
+    return bytes32BridgePayout(leg, bitcoinRecipientToBytes32(recipient));
   throw new Error(
     `Leg on ${leg.chain} (${leg.provider}): no bridge pays ${leg.destinationChain ?? 'Bitcoin'} through depositTo; BTC is THORChain's`,
   );

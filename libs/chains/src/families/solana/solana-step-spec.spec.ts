@@ -157,7 +157,7 @@ describe('solanaStepOf', () => {
     const toBitcoin: LegStepChains = {
       ...chains,
       familyOf: (chain) => (chain === 'bitcoin-devnet' ? 'bitcoin' : chains.familyOf(chain)),
-      bridgePayoutOf: (leg) => bitcoinBridgePayoutOf(leg),
+      bridgePayoutOf: (leg, recipient) => bitcoinBridgePayoutOf(leg, recipient, toBitcoin),
     };
     const input = inputOf({}, { recipient: btcRecipient, finalRecipient: btcRecipient });
     expect(() =>
