@@ -2,11 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { ChainRegistry } from '@swapgw/chains';
 import { bridgeChainOfCctpDomain, cctpBurnOf, NOBLE_BRIDGE_CHAIN_ID } from '@swapgw/chains/families';
+import { bitcoinBridgeReleaseMemo, opReturnText } from '@swapgw/chains/bitcoin-bridge';
 import { SOLANA_BRIDGE_CHAIN_ID, solanaBridgeReleaseMemo } from '@swapgw/chains/solana-bridge';
 import { CometClients } from './ibc-packet-reader';
 
 /** How many of the vault's newest transactions are searched for the release (newest first). */
 const VAULT_HISTORY = 1_000;
+/** Bound of one Esplora read. */
+const ESPLORA_TIMEOUT_MS = 5_000;
+
+/** The fields of Esplora's transaction JSON read here. */
+interface EsploraTx {
+  txid: string;
+  status: { confirmed: boolean };
+  vin: { prevout?: { scriptpubkey_address?: string } | null }[];
+  vout: { scriptpubkey: string; scriptpubkey_type: string }[];
+}
 
 /** Where a burn on Noble is: its CCTP nonce, the chain it mints on, the mint once it happened. */
 export interface CctpMintProgress {
@@ -22,12 +33,15 @@ export abstract class CctpMintReader {
 }
 
 /**
- * CctpMintReader of the devnet bridge's Cosmos end (Noble's CCTP) towards Solana: the burn's
- * `circle.cctp.v1.DepositForBurn` event read from Noble's `/tx` (its nonce and destination domain),
- * then the bridge's Solana end's release of that nonce, as a client reads it: a transaction of the
- * vault's history whose memo is `swapgw-bridge-release:<Noble's bridge id>:<nonce>` and whose fee
- * payer is the vault's owner (anyone can write a memo; only the owner releases). Circle's own
- * attestation service and MessageTransmitter are not read: the devnet's relayer plays them.
+ * CctpMintReader of the devnet bridge's Cosmos end (Noble's CCTP) towards Solana and Bitcoin: the
+ * burn's `circle.cctp.v1.DepositForBurn` event read from Noble's `/tx` (its nonce and destination
+ * domain), then the destination end's release of that nonce, as a client reads it. On Solana: a
+ * transaction of the vault's history whose memo is `swapgw-bridge-release:<Noble's bridge id>:<nonce>`
+ * and whose fee payer is the vault's owner (anyone can write a memo; only the owner releases). On
+ * Bitcoin: a confirmed spend of the vault (only the vault's key spends its coins) whose OP_RETURN is
+ * `swapgw-bridge-release:<Noble's bridge id>:<nonce as base64url>` (bitcoinBridgeReleaseMemo), read
+ * from Esplora's address history. Circle's own attestation service and MessageTransmitter are not
+ * read: the devnet's relayer plays them.
  */
 @Injectable()
 export class DevnetBridgeMintReader extends CctpMintReader {
@@ -43,8 +57,15 @@ export class DevnetBridgeMintReader extends CctpMintReader {
     const tx = await this.clients.of(chain).committedTx(txHash);
     const burn = tx ? cctpBurnOf(tx) : undefined;
     if (!burn) return null;
+    const destination = bridgeChainOfCctpDomain(burn.destinationDomain);
+    const bitcoin = this.registry.manifest?.bitcoin;
+    if (bitcoin && destination === BigInt(bitcoin.bridge.chainId)) {
+      const memo = bitcoinBridgeReleaseMemo(BigInt(NOBLE_BRIDGE_CHAIN_ID), BigInt(burn.nonce));
+      const payout = await bitcoinVaultPayout(bitcoin.esploraUrl, bitcoin.bridge.vault, memo);
+      return { nonce: burn.nonce, destinationChain: bitcoin.id, mintTxHash: payout ?? null };
+    }
     const solana = this.registry.manifest?.solana;
-    if (bridgeChainOfCctpDomain(burn.destinationDomain) !== BigInt(SOLANA_BRIDGE_CHAIN_ID) || !solana)
+    if (destination !== BigInt(SOLANA_BRIDGE_CHAIN_ID) || !solana)
       throw new Error(`burn ${txHash} on ${chain} mints on domain ${burn.destinationDomain}, not read here`);
     const progress = { nonce: burn.nonce, destinationChain: solana.id, mintTxHash: null };
     const connection = this.solana(solana.rpcUrl);
@@ -71,6 +92,37 @@ export class DevnetBridgeMintReader extends CctpMintReader {
     this.connection ??= new Connection(rpcUrl, 'confirmed');
     return this.connection;
   }
+}
+
+/**
+ * The txid of the vault's confirmed spend carrying OP_RETURN `memo`, or undefined: Esplora's history
+ * of the vault, newest first (`/address/:vault/txs`, then `/txs/chain/:last` pages), up to
+ * VAULT_HISTORY transactions. A payout still in the mempool is not yet the step's settlement.
+ */
+async function bitcoinVaultPayout(
+  esploraUrl: string,
+  vault: string,
+  memo: string,
+): Promise<string | undefined> {
+  const base = esploraUrl.replace(/\/$/, '');
+  let path = `/address/${vault}/txs`;
+  for (let read = 0; read < VAULT_HISTORY;) {
+    const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(ESPLORA_TIMEOUT_MS) });
+    if (!response.ok) throw new Error(`Esplora answered HTTP ${response.status} for ${path}`);
+    const page = (await response.json()) as EsploraTx[];
+    const confirmed = page.filter((tx) => tx.status.confirmed);
+    for (const tx of confirmed) {
+      const spendsVault = tx.vin.some((input) => input.prevout?.scriptpubkey_address === vault);
+      const memos = tx.vout
+        .filter((output) => output.scriptpubkey_type === 'op_return')
+        .map((output) => opReturnText(Buffer.from(output.scriptpubkey, 'hex')));
+      if (spendsVault && memos.includes(memo)) return tx.txid;
+    }
+    if (confirmed.length === 0) return undefined;
+    read += confirmed.length;
+    path = `/address/${vault}/txs/chain/${confirmed[confirmed.length - 1].txid}`;
+  }
+  return undefined;
 }
 
 /** The memos of getSignaturesForAddress's `memo` (`[<length>] <text>`, several joined by `; `). */
