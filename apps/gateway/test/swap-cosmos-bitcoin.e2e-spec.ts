@@ -1,9 +1,11 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { StargateClient } from '@cosmjs/stargate';
 import { bitcoinDevnetKey, EsploraClient } from '@swapgw/devnet';
-import { cosmosSigner, createGatewayClient, runSwap, type RunSwapEvent } from '@swapgw/sdk';
+import { opReturnText } from '@swapgw/chains/bitcoin-bridge';
+import { cosmosSigner, createGatewayClient, runSwap, unisatSigner, type RunSwapEvent } from '@swapgw/sdk';
 import { formatUnits, parseUnits } from 'ethers';
-import { bitcoinWalletOf, DevnetBitcoinWallets } from './support/bitcoin-wallets';
+import { bitcoinWalletOf, DevnetBitcoinWallets, unisatWalletOf } from './support/bitcoin-wallets';
 import { walletHoldingOnly } from './support/cosmos-wallets';
 import { DevnetEvm } from './support/devnet-evm';
 import { connectE2eApi, type E2eApi } from './support/e2e-api';
@@ -12,7 +14,9 @@ import { connectE2eApi, type E2eApi } from './support/e2e-api';
 // Bitcoin end (docs/chains.md, "Noble ⇄ Bitcoin"): a Keplr-like wallet holding nothing but the USDC
 // it sends signs one MsgDepositForBurn naming the devnet's Bitcoin domain and the Bitcoin address as
 // 32 bytes, the fee paid by the service's fee granter; the relayer pays BTC from the bridge's vault.
-// Balances are read on both chains; the swap completes only once the BTC payout is in a block.
+// The other way a Bitcoin wallet signs one PSBT paying the vault with the bridge's memo naming a
+// `noble1…` account (the service's fee wallet paying the miner fee), and the relayer mints uusdc.
+// Balances are read on both chains; each swap completes only once its payout is on chain.
 const devnet = new DevnetEvm();
 const manifest = devnet.manifest as typeof devnet.manifest & {
   bitcoin: {
@@ -127,5 +131,49 @@ describe('USDC on Noble ⇄ BTC through the devnet bridge', () => {
     expect(status.body.data.steps).toEqual([
       expect.objectContaining({ chain: noble.id, status: 'confirmed' }),
     ]);
+  });
+
+  it('BTC → USDC on Noble: a Unisat-like wallet signs one PSBT to the vault with the bridge memo naming the noble1 account; BTC drops by exactly the amount, Noble mints the quote', async () => {
+    const wallet = await bitcoin.freshWalletWith(3_000_000n, 'p2tr');
+    const [nobleRecipient] = await (
+      await DirectSecp256k1HdWallet.generate(12, { prefix: 'noble' })
+    ).getAccounts();
+    const events: RunSwapEvent[] = [];
+    const result = await runSwap({
+      client: gateway(),
+      quoteRequest: {
+        fromChain: manifest.bitcoin.id,
+        toChain: noble.id,
+        tokenIn: 'BTC',
+        tokenOut: 'USDC',
+        amount: '0.001',
+      },
+      route: (routes) => routes.find((route) => route.providers.includes('devnet-bridge')),
+      userAddress: wallet.address,
+      build: {
+        userPublicKey: wallet.publicKey,
+        recipient: nobleRecipient.address,
+        waitForTxRequestMs: 20_000,
+      },
+      signers: [unisatSigner(unisatWalletOf(wallet))],
+      timeoutMs: 120_000,
+      onEvent: (event) => events.push(event),
+    });
+    // Completed only once Noble minted the deposit's USDC (the planner reads its MessageReceived).
+    expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    expect(result.submitted).toHaveLength(1);
+    const deposit = await bitcoin.esplora.json<{
+      vout: { scriptpubkey_type: string; scriptpubkey: string }[];
+    }>(`/tx/${result.submitted[0].txHash}`);
+    const memo = deposit.vout
+      .filter((output) => output.scriptpubkey_type === 'op_return')
+      .map((output) => opReturnText(Buffer.from(output.scriptpubkey, 'hex')));
+    const minOut = parseUnits(quotedOf(events).route.minAmountOut, 6);
+    expect(memo).toEqual([`=:${noble.id}.USDC:${nobleRecipient.address}:${minOut}`]);
+    // The service's fee wallet paid the miner fee: the wallet lost exactly the 100,000 sats swapped.
+    expect(await bitcoin.satsOf(wallet.address)).toBe(3_000_000n - 100_000n);
+    // 0.001 BTC at 90,000 USDC per BTC, less the Bitcoin end's 5 bps: minted on Noble, exactly.
+    expect(minOut).toBe(89_955_000n);
+    expect(await nobleBalance(nobleRecipient.address)).toBe(minOut);
   });
 });

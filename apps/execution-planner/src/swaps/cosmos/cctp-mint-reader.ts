@@ -1,8 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { ChainRegistry } from '@swapgw/chains';
-import { bridgeChainOfCctpDomain, cctpBurnOf, NOBLE_BRIDGE_CHAIN_ID } from '@swapgw/chains/families';
-import { bitcoinBridgeReleaseMemo, opReturnText } from '@swapgw/chains/bitcoin-bridge';
+import {
+  bridgeChainOfCctpDomain,
+  CCTP_MESSAGE_RECEIVED_EVENT,
+  cctpBurnOf,
+  DEVNET_BITCOIN_CCTP_DOMAIN,
+  NOBLE_BRIDGE_CHAIN_ID,
+} from '@swapgw/chains/families';
+import { bitcoinBridgeReleaseMemo, bitcoinDepositNonce, opReturnText } from '@swapgw/chains/bitcoin-bridge';
 import { SOLANA_BRIDGE_CHAIN_ID, solanaBridgeReleaseMemo } from '@swapgw/chains/solana-bridge';
 import { CometClients } from './ibc-packet-reader';
 
@@ -27,7 +33,10 @@ export interface CctpMintProgress {
   mintTxHash: string | null;
 }
 
-/** Whether what a Cosmos step burnt through CCTP was minted on its destination; null while unreadable. */
+/**
+ * Whether what a Cosmos step burnt through CCTP was minted on its destination, or what a Bitcoin step
+ * deposited into the bridge's Bitcoin end was minted on Noble; null while unreadable.
+ */
 export abstract class CctpMintReader {
   abstract mintOf(chain: string, txHash: string): Promise<CctpMintProgress | null>;
 }
@@ -54,11 +63,12 @@ export class DevnetBridgeMintReader extends CctpMintReader {
   }
 
   async mintOf(chain: string, txHash: string): Promise<CctpMintProgress | null> {
+    const bitcoin = this.registry.manifest?.bitcoin;
+    if (bitcoin?.id === chain) return this.nobleMintOfBitcoinDeposit(txHash);
     const tx = await this.clients.of(chain).committedTx(txHash);
     const burn = tx ? cctpBurnOf(tx) : undefined;
     if (!burn) return null;
     const destination = bridgeChainOfCctpDomain(burn.destinationDomain);
-    const bitcoin = this.registry.manifest?.bitcoin;
     if (bitcoin && destination === BigInt(bitcoin.bridge.chainId)) {
       const memo = bitcoinBridgeReleaseMemo(BigInt(NOBLE_BRIDGE_CHAIN_ID), BigInt(burn.nonce));
       const payout = await bitcoinVaultPayout(bitcoin.esploraUrl, bitcoin.bridge.vault, memo);
@@ -86,6 +96,28 @@ export class DevnetBridgeMintReader extends CctpMintReader {
         return { ...progress, mintTxHash: info.signature };
     }
     return progress;
+  }
+
+  /**
+   * A Bitcoin deposit into the bridge's Bitcoin end towards Noble: Noble's tx whose
+   * `circle.cctp.v1.MessageReceived` names the devnet's Bitcoin domain and the deposit's txid as
+   * nonce (bitcoinDepositNonce), found with `tx_search` as the forwarding reader finds an EVM
+   * deposit's mint. A deposit the vault refunded (its minimum not met) is never minted: the step
+   * waits until the swap expires.
+   */
+  private async nobleMintOfBitcoinDeposit(txid: string): Promise<CctpMintProgress> {
+    const noble = this.registry.manifest?.cosmos?.find((chain) => chain.bridge !== undefined);
+    if (!noble) throw new Error('the devnet has no Noble bridge end to mint a Bitcoin deposit');
+    const nonce = bitcoinDepositNonce(txid.toLowerCase()).toString();
+    const received = (
+      await this.clients
+        .of(noble.id)
+        .searchTxs(
+          `${CCTP_MESSAGE_RECEIVED_EVENT}.source_domain='${DEVNET_BITCOIN_CCTP_DOMAIN}' AND ` +
+            `${CCTP_MESSAGE_RECEIVED_EVENT}.nonce='"${nonce}"'`,
+        )
+    ).find((tx) => tx.tx_result.code === 0);
+    return { nonce, destinationChain: noble.id, mintTxHash: received?.hash ?? null };
   }
 
   private solana(rpcUrl: string): Connection {
