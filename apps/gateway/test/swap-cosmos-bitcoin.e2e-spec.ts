@@ -114,11 +114,12 @@ describe('USDC on Noble ⇄ BTC through the devnet bridge', () => {
     });
     // The fee was the granter's: the wallet lost exactly what it sent.
     expect(await nobleBalance(user.address)).toBe(0n);
-    // 45 USDC less the bridge's 10 bps at 90,000 USDC per BTC, less the payout's miner fee.
+    // 45 USDC less the bridge's fee at the Bitcoin end's price (90,000 USDC per BTC), less the
+    // payout's miner fee.
     const route = quotedOf(events).route;
     const quotedSats = parseUnits(route.minAmountOut, 8);
     const { usdcPerBtc, outboundFeeSats } = manifest.bitcoin.bridge;
-    const afterFee = amount - (amount * 10n) / 10_000n;
+    const afterFee = amount - (amount * BigInt(manifest.bridge.feeBps)) / 10_000n;
     expect(quotedSats).toBe(
       (afterFee * 100_000_000n) / (BigInt(usdcPerBtc) * 1_000_000n) - BigInt(outboundFeeSats),
     );
