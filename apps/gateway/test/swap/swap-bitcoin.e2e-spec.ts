@@ -35,8 +35,8 @@ import {
 // wallet adds an input that pays the whole miner fee, so the wallet's BTC drops by exactly the
 // amount swapped; THORChain (the devnet's local THORNode over the bridge's vault) swaps it for USDC
 // on devnet-a: a payment to its inbound address with THORChain's swap memo as OP_RETURN. BTC to and
-// from Solana, which THORChain does not serve, has no route (the devnet bridge has no Bitcoin end,
-// docs/chains.md). The other way, USDC on devnet-a
+// from Solana, which THORChain does not serve, has no route (the devnet bridge's Bitcoin end reaches
+// Noble only, docs/chains.md). The other way, USDC on devnet-a
 // goes through THORChain's router too: a wallet with USDC and no ETH sends the two transactions
 // THORChain documents (approve the router, depositWithExpiry to the vault with the swap memo), the
 // service covering their gas, and BTC arrives at its bcrt1 (or 2…) address.

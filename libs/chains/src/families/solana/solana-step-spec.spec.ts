@@ -152,7 +152,7 @@ describe('solanaStepOf', () => {
     expect(() => solanaStepOf(inputOf({}), bytes32)).toThrow('The Solana bridge pays EVM addresses');
   });
 
-  it('refuses a deposit to Bitcoin: the devnet bridge has no Bitcoin end (BTC is THORChain’s)', () => {
+  it('refuses a deposit to Bitcoin: the devnet bridge pays BTC for Noble’s burns only (BTC is THORChain’s)', () => {
     const btcRecipient = 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
     const toBitcoin: LegStepChains = {
       ...chains,
