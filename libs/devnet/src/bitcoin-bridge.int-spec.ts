@@ -174,12 +174,12 @@ describe('devnet bridge between Bitcoin and the USDC chains', () => {
   it('refunds a deposit naming Noble with an account Noble would not mint to (another bech32 prefix)', async () => {
     const sender = bitcoinDevnetKey('wallet', 3);
     const sats = 2_000_000n;
-    // A valid bech32 account of 20 bytes, but the Hub's: Noble's CCTP end mints to noble1… only.
-    const hubAccount = 'cosmos1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu';
+    // A valid bech32 account of 20 bytes, but Osmosis's: Noble's CCTP end mints to noble1… only.
+    const osmosisAccount = 'osmo1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5helwsw';
     const memo = bitcoinBridgeDepositMemo({
       destinationChain: 'noble-devnet',
       asset: 'USDC',
-      recipient: hubAccount,
+      recipient: osmosisAccount,
       minAmountOut: 1n,
     });
     const deposit = signPayment({

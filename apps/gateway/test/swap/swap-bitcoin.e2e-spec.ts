@@ -593,7 +593,7 @@ describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the m
     expect(sats).toBe(expectedOutBaseUnits(route));
   });
 
-  it('BTC ⇄ USDC on Solana: no route either way (THORChain serves no Solana, the devnet bridge no Bitcoin)', async () => {
+  it('BTC ⇄ USDC on Solana: no route either way (THORChain serves no Solana, the devnet bridge’s Bitcoin end only Noble)', async () => {
     const recipient = Keypair.generate();
     for (const request of [
       {
@@ -642,13 +642,15 @@ describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the m
       (pair) => `${pair.fromChain}→${pair.toChain}:${pair.tokenOut}`,
     );
     expect(routes).toContain('bitcoin-devnet→devnet-a:USDC');
-    // Only THORChain carries BTC: it serves no Solana, so no Solana pair is offered.
+    // THORChain carries BTC but to Noble (the devnet bridge's, docs/chains.md): it serves no Solana,
+    // so no Solana pair is offered.
     expect(routes.filter((route) => route.includes('solana-devnet'))).toEqual([]);
     // Its pools (the local THORNode's GET /thorchain/pools) have USDC only: no BTC ⇄ WETH pair.
     expect(routes).not.toContain('bitcoin-devnet→devnet-a:WETH');
     expect(routes.filter((route) => route.startsWith('bitcoin-devnet→')).sort()).toEqual([
       'bitcoin-devnet→devnet-a:USDC',
       'bitcoin-devnet→devnet-b:USDC',
+      'bitcoin-devnet→noble-devnet:USDC',
     ]);
   });
 
