@@ -543,6 +543,13 @@ describe("DevnetBridgeProvider between Noble's CCTP end and the Bitcoin end", ()
     const [route] = await provider.quote(at(btc, nobleUsdc, 100_000n), new AbortController().signal);
     // 0.001 BTC = 90 USDC, less 5 bps.
     expect(route.expectedAmountOut).toBe(89_955_000n);
+    // A deposit under the dust threshold would not relay: the least is 540 sats.
+    await expect(
+      provider.quote(at(btc, nobleUsdc, 539n), new AbortController().signal),
+    ).rejects.toMatchObject({
+      reason: 'AMOUNT_TOO_LOW',
+      bounds: expect.objectContaining({ minAmount: 540n }),
+    });
     expect(route.legs).toEqual([
       expect.objectContaining({
         kind: 'bridge',

@@ -70,13 +70,16 @@ export class DevnetBridgeProvider implements QuoteProvider {
     }
 
     const bridged = endToEndAmount(from, to, amount, bridge.feeBps);
-    // The bridge refuses deposits that its fee (or a Bitcoin payout's miner fee and dust) would eat.
-    if (bridged < leastPayout(to))
+    // The bridge refuses deposits that its fee (or a Bitcoin payout's miner fee and dust) would eat,
+    // and a Bitcoin deposit under the dust threshold would not relay.
+    if (bridged < leastPayout(to) || amount < leastDeposit(from)) {
+      const least = smallestEndToEndInput(from, to, bridge.feeBps, leastPayout(to));
       throw new NoRouteError(
         'AMOUNT_TOO_LOW',
         `devnet bridge: ${from.token.symbol} from ${from.chain} to ${to.chain} pays nothing for this amount after its fees`,
-        { token: from.token, minAmount: smallestEndToEndInput(from, to, bridge.feeBps, leastPayout(to)) },
+        { token: from.token, minAmount: least > leastDeposit(from) ? least : leastDeposit(from) },
       );
+    }
     legs.push(bridgeLeg(bridge.provider, from, to, amount, bridged));
     debug.push({
       leg: 'bridge',
@@ -229,12 +232,17 @@ export function endToEndAmount(
 
 /**
  * Bitcoin Core's dust threshold of the costliest output the Bitcoin end pays (P2SH, 540 sats; P2WPKH
- * 294, P2TR 330): a payout under it would not relay. Elsewhere one base unit.
+ * 294, P2TR 330): a payout (or a deposit) under it would not relay. Elsewhere one base unit.
  */
 const BITCOIN_PAYOUT_DUST_SATS = 540n;
 
 function leastPayout(to: DevnetBridgeEnd): bigint {
   return to.bitcoinTerms ? BITCOIN_PAYOUT_DUST_SATS : 1n;
+}
+
+/** The least a deposit at `from` may be: on Bitcoin, an output the network relays (the same dust bound). */
+function leastDeposit(from: DevnetBridgeEnd): bigint {
+  return from.bitcoinTerms ? BITCOIN_PAYOUT_DUST_SATS : 1n;
 }
 
 /** smallestBridgedInput between any two ends (endToEndAmount): the least deposit that pays `payout`. */
