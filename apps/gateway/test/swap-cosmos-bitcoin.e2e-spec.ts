@@ -9,6 +9,7 @@ import { bitcoinWalletOf, DevnetBitcoinWallets, unisatWalletOf } from './support
 import { walletHoldingOnly } from './support/cosmos-wallets';
 import { DevnetEvm } from './support/devnet-evm';
 import { connectE2eApi, type E2eApi } from './support/e2e-api';
+import { openSseStream } from './support/sse-client';
 
 // USDC on Noble ⇄ native BTC through the devnet bridge's Cosmos end (Noble's CCTP shape) and its
 // Bitcoin end (docs/chains.md, "Noble ⇄ Bitcoin"): a Keplr-like wallet holding nothing but the USDC
@@ -132,6 +133,19 @@ describe('USDC on Noble ⇄ BTC through the devnet bridge', () => {
     expect(status.body.data.steps).toEqual([
       expect.objectContaining({ chain: noble.id, status: 'confirmed' }),
     ]);
+    // SSE (replayed from the first event) tells the burn's step confirmed, then the swap completed,
+    // which the planner decides only once the vault's BTC payout is in a block.
+    const stream = await openSseStream(
+      `${process.env.GATEWAY_URL}/swap/${result.swap.swapId}/events`,
+      e2e.apiKey,
+    );
+    await stream.ended;
+    const told = stream.events.map((e) => e.event);
+    expect(told.slice(-2)).toEqual(['swap.step-confirmed', 'swap.completed']);
+    expect(stream.events.find((e) => e.event === 'swap.step-confirmed')?.data).toMatchObject({
+      step: { current: 1, total: 1 },
+      lastTxHash: result.submitted[0].txHash,
+    });
   });
 
   it('BTC → USDC on Noble: a Unisat-like wallet signs one PSBT to the vault with the bridge memo naming the noble1 account; BTC drops by exactly the amount, Noble mints the quote', async () => {
