@@ -291,7 +291,7 @@ describe('POST /quote', () => {
   });
 
   it('offers BTC only where THORChain serves it: none to Solana, none from or into WETH', async () => {
-    // The devnet bridge has no Bitcoin end: THORChain serves no Solana, so no provider covers the pair.
+    // The devnet bridge's Bitcoin end reaches Noble only, THORChain serves no Solana: no provider covers the pair.
     const toSolana = await unavailableRoutesOf({
       fromChain: 'bitcoin-devnet',
       toChain: 'solana-devnet',

@@ -2,6 +2,7 @@ import * as btc from '@scure/btc-signer';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import {
   BITCOIN_NETWORKS,
+  bitcoinBridgeRecipientKind,
   isBitcoinBridgeRecipient,
   bitcoinBridgeDepositMemo,
   bitcoinBridgeRefundMemo,
@@ -21,6 +22,7 @@ import {
 const EVM_RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const SOLANA_RECIPIENT = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 const P2WPKH = 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
+const NOBLE_RECIPIENT = 'noble1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5hpek7j';
 const P2TR = 'bcrt1p59wmxjtp2j6xtfl6sspt8wuj3v089t24sccrn8eu3u2qdycnsj4qj5zcyn';
 const TERMS = { usdcPerBtc: 90_000, feeBps: 5, outboundFeeSats: 1_000 };
 
@@ -64,7 +66,25 @@ describe('Bitcoin bridge deposit memo', () => {
         recipient: P2WPKH,
         minAmountOut: 1n,
       }),
-    ).toThrow(/neither an EVM nor a Solana address/);
+    ).toThrow(/is not an EVM, Solana or Cosmos address/);
+  });
+
+  it('names a Noble account (bech32, 20 bytes) for Noble’s CCTP end; refuses a bad checksum or upper case', () => {
+    const memo = bitcoinBridgeDepositMemo({
+      destinationChain: 'noble-devnet',
+      asset: 'USDC',
+      recipient: NOBLE_RECIPIENT,
+      minAmountOut: 8_900_000_000n,
+    });
+    expect(memo).toBe(`=:noble-devnet.USDC:${NOBLE_RECIPIENT}:8900000000`);
+    expect(Buffer.byteLength(memo)).toBeLessThanOrEqual(80);
+    expect(parseBitcoinBridgeDepositMemo(memo)?.recipient).toBe(NOBLE_RECIPIENT);
+    expect(bitcoinBridgeRecipientKind(NOBLE_RECIPIENT)).toEqual({ kind: 'cosmos', bech32Prefix: 'noble' });
+    expect(bitcoinBridgeRecipientKind(EVM_RECIPIENT)).toEqual({ kind: 'evm' });
+    expect(bitcoinBridgeRecipientKind(SOLANA_RECIPIENT)).toEqual({ kind: 'solana' });
+    const badChecksum = `${NOBLE_RECIPIENT.slice(0, -1)}${NOBLE_RECIPIENT.endsWith('q') ? 'p' : 'q'}`;
+    for (const recipient of [badChecksum, NOBLE_RECIPIENT.toUpperCase()])
+      expect(parseBitcoinBridgeDepositMemo(`=:noble-devnet.USDC:${recipient}:1`)).toBeUndefined();
   });
 
   it('carries memos in one OP_RETURN push', () => {

@@ -1,3 +1,4 @@
+import { bech32 } from '@scure/base';
 import * as btc from '@scure/btc-signer';
 import bs58 from 'bs58';
 import { getAddress } from 'ethers';
@@ -54,7 +55,7 @@ export interface BitcoinBridgeDeposit {
   destinationChain: string;
   /** What the bridge pays there: `USDC`. */
   asset: string;
-  /** Checksummed EVM address, or a base58 Solana address. */
+  /** Checksummed EVM address, a base58 Solana address, or a bech32 Cosmos account (`noble1…`). */
   recipient: string;
   /** The least the recipient accepts, in the asset's base units; below it the deposit is refunded. */
   minAmountOut: bigint;
@@ -72,13 +73,14 @@ const OP_RETURN = 0x6a;
 /**
  * THORChain's swap memo with our API chain ids: `=:<destinationChain>.<asset>:<recipient>:<minAmountOut>`,
  * e.g. `=:devnet-a.USDC:0x70997970C51812dc3A010C7d01b50e0d17dc79C8:88200000`. The recipient is an
- * EVM address (checksummed here) or a base58 Solana address; the minimum is in the asset's base
- * units. Throws when the memo would not fit one OP_RETURN output.
+ * EVM address (checksummed here), a base58 Solana address or a lower-case bech32 Cosmos account of
+ * 20 bytes (`noble1…`, 44 characters); the minimum is in the asset's base units. Throws when the memo
+ * would not fit one OP_RETURN output.
  */
 export function bitcoinBridgeDepositMemo(deposit: BitcoinBridgeDeposit): string {
   const recipient = normalizeRecipient(deposit.recipient);
   if (recipient === undefined)
-    throw new Error(`bridge recipient ${deposit.recipient} is neither an EVM nor a Solana address`);
+    throw new Error(`bridge recipient ${deposit.recipient} is not an EVM, Solana or Cosmos address`);
   if (deposit.minAmountOut < 0n) throw new Error('minAmountOut cannot be negative');
   const memo = `=:${deposit.destinationChain}.${deposit.asset}:${recipient}:${deposit.minAmountOut}`;
   if (parseBitcoinBridgeDepositMemo(memo) === undefined)
@@ -240,7 +242,31 @@ export function bitcoinDepositNonce(txid: string): bigint {
   return BigInt(`0x${txid}`);
 }
 
+/**
+ * What kind of recipient a deposit memo names: an EVM address, a bech32 Cosmos account (with its
+ * prefix, `noble`), else a Solana key (parseBitcoinBridgeDepositMemo admits nothing else).
+ */
+export function bitcoinBridgeRecipientKind(
+  recipient: string,
+): { kind: 'evm' } | { kind: 'solana' } | { kind: 'cosmos'; bech32Prefix: string } {
+  if (EVM_ADDRESS.test(recipient)) return { kind: 'evm' };
+  const cosmos = cosmosAccountOf(recipient);
+  return cosmos ? { kind: 'cosmos', bech32Prefix: cosmos.prefix } : { kind: 'solana' };
+}
+
+/** A lower-case bech32 address of 20 bytes (a Cosmos account), or undefined. */
+function cosmosAccountOf(text: string): { prefix: string } | undefined {
+  if (!/^[a-z]{1,20}1[02-9ac-hj-np-z]{38}$/.test(text)) return undefined;
+  try {
+    const decoded = bech32.decode(text as `${string}1${string}`);
+    return bech32.fromWords(decoded.words).length === 20 ? { prefix: decoded.prefix } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function normalizeRecipient(recipient: string): string | undefined {
+  if (cosmosAccountOf(recipient)) return recipient;
   if (EVM_ADDRESS.test(recipient)) {
     try {
       return getAddress(recipient.toLowerCase());

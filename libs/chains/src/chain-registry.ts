@@ -231,7 +231,12 @@ export class ChainRegistry {
       ...(manifest.solana
         ? solanaDevnetTokens(manifest.solana, this.get(manifest.solana.id), bridgeEnds)
         : []),
-      ...(manifest.bitcoin ? bitcoinDevnetTokens(manifest.bitcoin) : []),
+      ...(manifest.bitcoin
+        ? bitcoinDevnetTokens(
+            manifest.bitcoin,
+            (manifest.cosmos ?? []).some((chain) => chain.bridge),
+          )
+        : []),
       // Every Cosmos chain reaches the others it has channels to over IBC.
       ...(manifest.cosmos ?? []).flatMap((chain) =>
         cosmosTokenListing(this.get(chain.id), (id) => this.find(id)),
@@ -490,7 +495,7 @@ function solanaDevnetTokens(
 }
 
 /** The devnet Bitcoin chain's BTC, its only coin. */
-function bitcoinDevnetTokens(bitcoin: DevnetBitcoinView): ListedToken[] {
+function bitcoinDevnetTokens(bitcoin: DevnetBitcoinView, nobleEnd: boolean): ListedToken[] {
   return [
     {
       chain: bitcoin.id,
@@ -501,8 +506,8 @@ function bitcoinDevnetTokens(bitcoin: DevnetBitcoinView): ListedToken[] {
       mint: null,
       listIndex: null,
       // THORChain (the devnet's local THORNode) swaps BTC to and from the chains it names; the
-      // devnet bridge has no Bitcoin end.
-      bridgedChains: Object.keys(bitcoin.bridge.thornode?.chains ?? {}).length,
+      // devnet bridge's Bitcoin end to and from Noble's only.
+      bridgedChains: Object.keys(bitcoin.bridge.thornode?.chains ?? {}).length + (nobleEnd ? 1 : 0),
     },
   ];
 }

@@ -45,6 +45,21 @@ describe('devnet bridge between Bitcoin and the USDC chains', () => {
       .filter((u) => u.status.confirmed)
       .map((u) => ({ txid: u.txid, vout: u.vout, value: BigInt(u.value) }));
 
+  /** The vault's refund of a `sats` deposit to `address`: what it received less the outbound fee. */
+  const refundTo = (address: string, sats: bigint) =>
+    waitFor(
+      async () =>
+        (await esplora.json<EsploraTransaction[]>(`/address/${address}/txs`)).find(
+          (tx) =>
+            tx.vout.some(
+              (o) =>
+                o.scriptpubkey_address === address &&
+                BigInt(o.value) === sats - BigInt(bitcoin().bridge.outboundFeeSats),
+            ) && tx.vin.some((i) => i.prevout?.scriptpubkey_address === bitcoin().bridge.vault),
+        ),
+      { timeoutMs: budgetMs(), intervalMs: 100, description: `the refund to ${address}` },
+    );
+
   beforeAll(async () => {
     devnet = await startDevnet({
       manifestPath,
@@ -145,18 +160,7 @@ describe('devnet bridge between Bitcoin and the USDC chains', () => {
       fee: 500n,
     });
     await esplora.broadcast(deposit.hex);
-    const refund = await waitFor(
-      async () =>
-        (await esplora.json<EsploraTransaction[]>(`/address/${sender.address}/txs`)).find(
-          (tx) =>
-            tx.vout.some(
-              (o) =>
-                o.scriptpubkey_address === sender.address &&
-                BigInt(o.value) === sats - BigInt(bitcoin().bridge.outboundFeeSats),
-            ) && tx.vin.some((i) => i.prevout?.scriptpubkey_address === bitcoin().bridge.vault),
-        ),
-      { timeoutMs: budgetMs(), intervalMs: 100, description: 'the refund to the depositor' },
-    );
+    const refund = await refundTo(sender.address, sats);
     expect(refund.vout.find((o) => o.scriptpubkey_type === 'op_return')?.scriptpubkey_asm).toContain(
       Buffer.from(bitcoinBridgeRefundMemo(deposit.txid)).toString('hex'),
     );
@@ -165,6 +169,36 @@ describe('devnet bridge between Bitcoin and the USDC chains', () => {
         (l) => String(l.message.msg).startsWith('bridge deposit refunded') && l.message.txid === deposit.txid,
       ),
     ).toBe(true);
+  });
+
+  it('refunds a deposit naming Noble with an account Noble would not mint to (another bech32 prefix)', async () => {
+    const sender = bitcoinDevnetKey('wallet', 3);
+    const sats = 2_000_000n;
+    // A valid bech32 account of 20 bytes, but Osmosis's: Noble's CCTP end mints to noble1… only.
+    const osmosisAccount = 'osmo1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5helwsw';
+    const memo = bitcoinBridgeDepositMemo({
+      destinationChain: 'noble-devnet',
+      asset: 'USDC',
+      recipient: osmosisAccount,
+      minAmountOut: 1n,
+    });
+    const deposit = signPayment({
+      key: sender,
+      coins: await coinsOf(sender.address),
+      outputs: [
+        { address: bitcoin().bridge.vault, amount: sats },
+        { script: opReturnScript(memo), amount: 0n },
+      ],
+      fee: 500n,
+    });
+    await esplora.broadcast(deposit.hex);
+    const refund = await refundTo(sender.address, sats);
+    expect(refund.vout.find((o) => o.scriptpubkey_type === 'op_return')?.scriptpubkey_asm).toContain(
+      Buffer.from(bitcoinBridgeRefundMemo(deposit.txid)).toString('hex'),
+    );
+    expect(logger.lines.find((l) => l.message.txid === deposit.txid && l.level === 'warn')?.message.msg).toBe(
+      'bridge deposit refunded (the bridge pays no USDC to that recipient on noble-devnet)',
+    );
   });
 
   it('pays BTC to a bcrt1q address for an EVM depositTo of USDC, once', async () => {

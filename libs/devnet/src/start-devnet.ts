@@ -12,7 +12,7 @@ import {
   routerRefundLookup,
   ThorchainRouterEndpoint,
 } from './bridge/thorchain-router-endpoint';
-import { thorchainAssetOf } from '@swapgw/chains/bitcoin-bridge';
+import { BITCOIN_BRIDGE_CHAIN_ID, thorchainAssetOf } from '@swapgw/chains/bitcoin-bridge';
 import { bitcoinDevnetKey } from './bitcoin/bitcoin-keys';
 import { EsploraClient } from './bitcoin/esplora-client';
 import { loadEvmArtifacts } from '@swapgw/evm-contracts';
@@ -57,11 +57,12 @@ import { SOLANA_BRIDGE_CHAIN_ID } from '@swapgw/chains/solana-bridge';
 
 /**
  * The CCTP domains the devnet's Noble burns towards: the EVM devnets (no CCTP domain: their chain
- * ids) and Solana (domain 5). Bitcoin has no CCTP end.
+ * ids), Solana (domain 5) and the bridge's Bitcoin end (DEVNET_BITCOIN_CCTP_DOMAIN, paid in BTC).
  */
 const NOBLE_CCTP_REMOTE_DOMAINS: readonly number[] = [
   ...DEVNET_CHAINS.map((spec) => cctpDomainOfBridgeChain(spec.chainId)),
   cctpDomainOfBridgeChain(SOLANA_BRIDGE_CHAIN_ID),
+  cctpDomainOfBridgeChain(BITCOIN_BRIDGE_CHAIN_ID),
 ];
 /** x/cctp's module account on Noble: bech32('noble', sha256('cctp')[:20]), the SDK's NewModuleAddress. */
 const NOBLE_CCTP_MODULE_ADDRESS = 'noble12l2w4ugfz4m6dd73yysz477jszqnfughxvkss5';
@@ -249,14 +250,24 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
       bitcoinBlockMs,
       options.blockTimeSeconds,
     );
+    const bitcoinVaultKey = bitcoinDevnetKey('bridge-vault', 0, mnemonic);
     const bitcoinEndpoint = new BitcoinBridgeEndpoint({
       chain: bitcoinChain.manifest.id,
       bridge: bitcoinChain.manifest.bridge,
       esplora: new EsploraClient(bitcoinChain.manifest.esploraUrl),
-      vaultKey: bitcoinDevnetKey('bridge-vault', 0, mnemonic),
+      vaultKey: bitcoinVaultKey,
       destinations: Object.fromEntries([
         ...chains.map((chain) => [chain.id, { bridgeChainId: BigInt(chain.chainId), recipient: 'evm' }]),
         [solanaChain.id, { bridgeChainId: BigInt(solanaChain.bridge.chainId), recipient: 'solana' }],
+        // Noble's CCTP end mints the USDC a deposit's memo names for a `noble1…` account.
+        [
+          NOBLE_DEVNET_ID,
+          {
+            bridgeChainId: BigInt(NOBLE_BRIDGE_CHAIN_ID),
+            recipient: 'cosmos',
+            bech32Prefix: nobleChain.chain.spec.bech32Prefix,
+          },
+        ],
       ]) as Record<string, BitcoinBridgeDestination>,
       thorchainAssets: Object.fromEntries(
         thorchainDestinations.map((d) => [d.asset, { chain: d.chain, decimals: d.decimals }]),
@@ -327,11 +338,12 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
             : [];
         }),
         bitcoinEndpoint,
-        // Noble's CCTP: burns relayed to the EVM chains and Solana, USDC bridged to Noble minted there.
+        // Noble's CCTP: burns relayed to the EVM chains, Solana and Bitcoin, USDC bridged to Noble minted there.
         new NobleBridgeEndpoint({
           chain: nobleChain.chain,
           cctp: nobleCctpParams(NOBLE_CCTP_REMOTE_DOMAINS),
           feeBps: BRIDGE.feeBps,
+          bitcoinNetwork: bitcoinVaultKey.network,
           logger,
         }),
       ],

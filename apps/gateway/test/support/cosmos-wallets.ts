@@ -21,28 +21,44 @@ export async function hubWalletHoldingOnly(
   funderIndex: number,
   onClient: (client: SigningStargateClient) => void,
 ) {
-  const wallet = await DirectSecp256k1HdWallet.generate(12, { prefix: 'cosmos' });
+  const held = await walletHoldingOnly(hub, 'uatom', amount, funderIndex, onClient);
+  const osmosisWallet = await DirectSecp256k1HdWallet.fromMnemonic(held.wallet.mnemonic, { prefix: 'osmo' });
+  const [onOsmosis] = await osmosisWallet.getAccounts();
+  return { ...held, receiver: onOsmosis.address };
+}
+
+/**
+ * A fresh Keplr-like wallet (DIRECT) on `chain` holding exactly `amount` of `denom` and no other coin,
+ * funded by devnet wallet `funderIndex` (its `publicKey` in hex, as Keplr's getKey tells it).
+ */
+export async function walletHoldingOnly(
+  chain: CosmosDevnetChainManifest,
+  denom: string,
+  amount: bigint,
+  funderIndex: number,
+  onClient: (client: SigningStargateClient) => void,
+) {
+  const prefix = chain.bech32Prefix;
+  const wallet = await DirectSecp256k1HdWallet.generate(12, { prefix });
   const [user] = await wallet.getAccounts();
   const funderSigner = await DirectSecp256k1HdWallet.fromMnemonic(DEVNET_MNEMONIC, {
-    prefix: 'cosmos',
+    prefix,
     hdPaths: [makeCosmoshubPath(funderIndex)],
   });
   const [funder] = await funderSigner.getAccounts();
-  const funding = await SigningStargateClient.connectWithSigner(hub.rpc, funderSigner, {
-    gasPrice: GasPrice.fromString(hub.minGasPrice),
+  const funding = await SigningStargateClient.connectWithSigner(chain.rpc, funderSigner, {
+    gasPrice: GasPrice.fromString(chain.minGasPrice),
     broadcastPollIntervalMs: 100,
   });
   onClient(funding);
   const sent = await funding.sendTokens(
     funder.address,
     user.address,
-    [{ denom: 'uatom', amount: amount.toString() }],
+    [{ denom, amount: amount.toString() }],
     'auto',
   );
   if (sent.code !== 0) throw new Error(`funding the wallet failed: ${sent.rawLog}`);
-  const osmosisWallet = await DirectSecp256k1HdWallet.fromMnemonic(wallet.mnemonic, { prefix: 'osmo' });
-  const [onOsmosis] = await osmosisWallet.getAccounts();
-  return { wallet, user, receiver: onOsmosis.address, publicKey: Buffer.from(user.pubkey).toString('hex') };
+  return { wallet, user, publicKey: Buffer.from(user.pubkey).toString('hex') };
 }
 
 /** The SignDoc as a wallet's signDirect takes it. */

@@ -35,8 +35,8 @@ import {
 // wallet adds an input that pays the whole miner fee, so the wallet's BTC drops by exactly the
 // amount swapped; THORChain (the devnet's local THORNode over the bridge's vault) swaps it for USDC
 // on devnet-a: a payment to its inbound address with THORChain's swap memo as OP_RETURN. BTC to and
-// from Solana, which THORChain does not serve, has no route (the devnet bridge has no Bitcoin end,
-// docs/chains.md). The other way, USDC on devnet-a
+// from Solana, which THORChain does not serve, has no route (the devnet bridge's Bitcoin end reaches
+// Noble only, docs/chains.md). The other way, USDC on devnet-a
 // goes through THORChain's router too: a wallet with USDC and no ETH sends the two transactions
 // THORChain documents (approve the router, depositWithExpiry to the vault with the swap memo), the
 // service covering their gas, and BTC arrives at its bcrt1 (or 2…) address.
@@ -593,7 +593,7 @@ describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the m
     expect(sats).toBe(expectedOutBaseUnits(route));
   });
 
-  it('BTC ⇄ USDC on Solana: no route either way (THORChain serves no Solana, the devnet bridge no Bitcoin)', async () => {
+  it('BTC ⇄ USDC on Solana: no route either way (THORChain serves no Solana, the devnet bridge’s Bitcoin end only Noble)', async () => {
     const recipient = Keypair.generate();
     for (const request of [
       {
@@ -642,13 +642,15 @@ describe('native Bitcoin: BTC out and USDC into Bitcoin through THORChain, the m
       (pair) => `${pair.fromChain}→${pair.toChain}:${pair.tokenOut}`,
     );
     expect(routes).toContain('bitcoin-devnet→devnet-a:USDC');
-    // Only THORChain carries BTC: it serves no Solana, so no Solana pair is offered.
+    // THORChain carries BTC but to Noble (the devnet bridge's, docs/chains.md): it serves no Solana,
+    // so no Solana pair is offered.
     expect(routes.filter((route) => route.includes('solana-devnet'))).toEqual([]);
     // Its pools (the local THORNode's GET /thorchain/pools) have USDC only: no BTC ⇄ WETH pair.
     expect(routes).not.toContain('bitcoin-devnet→devnet-a:WETH');
     expect(routes.filter((route) => route.startsWith('bitcoin-devnet→')).sort()).toEqual([
       'bitcoin-devnet→devnet-a:USDC',
       'bitcoin-devnet→devnet-b:USDC',
+      'bitcoin-devnet→noble-devnet:USDC',
     ]);
   });
 

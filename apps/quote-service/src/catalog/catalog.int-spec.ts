@@ -121,18 +121,18 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
 
   it('marks only tradable tokens supported: devnet ones, not real-network ones without RPC or aggregator', async () => {
     const { tokens } = await service.catalog.listTokens({ supportedOnly: true, limit: 50_000 });
-    // Every devnet chain but Bitcoin: BTC is THORChain's alone, and THORChain is off without
-    // THORNODE_URL (the devnet bridge has no Bitcoin end to stand in for it).
-    const tradable = DEVNET_CHAINS.filter((chain) => chain !== 'bitcoin-devnet');
-    expect(new Set(tokens.map((t) => t.chain))).toEqual(new Set(tradable));
+    // Every devnet chain. THORChain is off without THORNODE_URL, but BTC ⇄ USDC on Noble is the devnet
+    // bridge's (its Bitcoin end reaches Noble's CCTP end only).
+    expect(new Set(tokens.map((t) => t.chain))).toEqual(new Set(DEVNET_CHAINS));
     // ETH, USDC, DAI, WETH, TAX on each anvil chain, USDC (the bridged token) on solana-devnet; OSMO,
-    // ATOM and USDC on Osmosis (its pools), ATOM on the Hub and USDC on Noble (swapped on arrival on Osmosis).
-    expect(tokens).toHaveLength(16);
+    // ATOM and USDC on Osmosis (its pools), ATOM on the Hub and USDC on Noble (swapped on arrival on
+    // Osmosis); BTC (to and from Noble).
+    expect(tokens).toHaveLength(17);
     const btc = await service.catalog.listTokens({ chainRef: 'bitcoin-devnet', debug: true });
     expect(btc.tokens).toEqual([
       expect.objectContaining({
         symbol: 'BTC',
-        debug: expect.objectContaining({ supported: false, providers: [] }),
+        debug: expect.objectContaining({ supported: true, providers: ['devnet-bridge'] }),
       }),
     ]);
     const eth = await service.catalog.listTokens({ chainRef: 'ethereum', q: 'USDC', debug: true });
@@ -286,11 +286,20 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
       expect(pairs.every((p) => p.tokenIn === 'USDC' && p.tokenOut === 'DAI')).toBe(true);
     });
 
-    it('lists no BTC pair without THORChain: the devnet bridge does not carry BTC (a cross-family pair needs a provider)', async () => {
-      const pairs = [...(await allPairs({ tokenIn: 'BTC' })), ...(await allPairs({ tokenOut: 'BTC' }))];
-      expect(pairs.filter((p) => p.fromChain === 'bitcoin-devnet' || p.toChain === 'bitcoin-devnet')).toEqual(
-        [],
-      );
+    it('lists no BTC pair without THORChain but BTC ⇄ USDC on Noble: the devnet bridge carries BTC to and from Noble only', async () => {
+      const pairs = [
+        ...(await allPairs({ tokenIn: 'BTC', debug: true })),
+        ...(await allPairs({ tokenOut: 'BTC', debug: true })),
+      ];
+      expect(
+        pairs
+          .filter((p) => p.fromChain === 'bitcoin-devnet' || p.toChain === 'bitcoin-devnet')
+          .map((p) => `${p.fromChain}:${p.tokenIn}→${p.toChain}:${p.tokenOut} ${p.debug!.providers.join()}`)
+          .sort(),
+      ).toEqual([
+        'bitcoin-devnet:BTC→noble-devnet:USDC devnet-bridge',
+        'noble-devnet:USDC→bitcoin-devnet:BTC devnet-bridge',
+      ]);
       // USDC still rides the devnet bridge between the EVM devnets and Solana.
       expect(await allPairs({ tokenIn: 'USDC', tokenOut: 'USDC', supportedOnly: true })).toEqual(
         expect.arrayContaining([
@@ -385,6 +394,7 @@ describe('quote-service catalog (real PostgreSQL, devnet manifest)', () => {
       expect(intoBitcoin.map((p) => `${p.fromChain}:${p.tokenIn}`).sort()).toEqual([
         'devnet-a:USDC',
         'devnet-b:USDC',
+        'noble-devnet:USDC',
       ]);
       const btc = await withThornode.catalog.listTokens({ chainRef: 'bitcoin-devnet', supportedOnly: true });
       expect(btc.tokens.map((t) => t.symbol)).toEqual(['BTC']);

@@ -1,22 +1,23 @@
-import { ChainFamily, ChainRegistry, checksumEvmAddress } from '@swapgw/chains';
+import { ChainFamily, ChainRegistry, checksumEvmAddress, DevnetBitcoinView } from '@swapgw/chains';
 import type { TokenRef } from '@swapgw/contracts';
 
 /**
  * One chain's end of the devnet bridge, whatever its family: the token it takes and pays there, who
  * receives a deposit (`spender`: the EVM bridge contract, the Solana vault token account, Noble's
- * CCTP module), and the number the bridge knows the chain by. Every end carries USDC across
- * (`carries`). Bitcoin has no end here: BTC is quoted only through THORChain (providers/thorchain/),
- * whose local THORNode drives the devnet as the real one drives production (docs/chains.md).
+ * CCTP module, the Bitcoin vault), and the number the bridge knows the chain by. Every end carries
+ * USDC across (`carries`). The Bitcoin end takes and pays native BTC for it at the bridge's price
+ * (`bitcoinTerms`), and trades with the Cosmos end only (cosmosEndReaches): BTC to and from the EVM
+ * chains and Solana is THORChain's alone (providers/thorchain/, docs/chains.md).
  */
 export interface DevnetBridgeEnd {
   chain: string;
   family: ChainFamily;
-  /** The token this end takes and pays: USDC (on Solana `address` is the SPL mint, on Noble the denom). */
+  /** The token this end takes and pays: USDC (on Solana `address` is the SPL mint, on Noble the denom), or native BTC. */
   token: TokenRef;
   /** The symbol of what the bridge carries between ends (USDC). */
   carries: string;
   spender: string;
-  /** EVM chain id, or the manifest's `solana.bridge.chainId` / Noble's bridge chain id. */
+  /** EVM chain id, or the manifest's `solana.bridge.chainId` / Noble's / `bitcoin.bridge.chainId`. */
   bridgeChainId: number;
   /** Seconds from a deposit on this chain (or towards it) to the release, from the manifest. */
   estimatedDurationSeconds: number;
@@ -31,12 +32,14 @@ export interface DevnetBridgeEnd {
    * end's own token rides.
    */
   hasSwapVenue: boolean;
+  /** The Bitcoin end: the price and fees at which it swaps BTC for what the bridge carries. */
+  bitcoinTerms?: DevnetBitcoinView['bridge'];
 }
 
 /**
- * The bridge end of a devnet chain, or undefined when the chain has none in the manifest. A Bitcoin
- * chain has none, whatever its manifest says: production code never depends on the devnet bridge
- * for Bitcoin, so BTC routes are THORChain's alone (no THORChain route, no BTC route).
+ * The bridge end of a devnet chain, or undefined when the chain has none in the manifest. The
+ * Bitcoin chain's end is reached only from and to Noble's (devnetBridgeBetween): no production code
+ * pays BTC to or from an EVM chain or Solana through the devnet bridge, THORChain does.
  */
 export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): DevnetBridgeEnd | undefined {
   const manifest = registry.manifest;
@@ -99,6 +102,22 @@ export function devnetBridgeEnd(registry: ChainRegistry, chainId: string): Devne
       hasSwapVenue: false,
     };
   }
+  const bitcoin = registry.devnetBitcoin(chainId);
+  if (bitcoin?.bridge) {
+    return {
+      chain: bitcoin.id,
+      family: 'bitcoin',
+      token: { chain: bitcoin.id, symbol: bitcoin.nativeSymbol, address: null, decimals: bitcoin.decimals },
+      carries: bitcoin.bridge.token,
+      spender: bitcoin.bridge.vault,
+      bridgeChainId: bitcoin.bridge.chainId,
+      estimatedDurationSeconds: bitcoin.bridge.estimatedDurationSeconds,
+      // Bitcoin's blocks, not the EVM relayer's poll, decide a transfer either way.
+      durationHoldsBothWays: true,
+      hasSwapVenue: false,
+      bitcoinTerms: bitcoin.bridge,
+    };
+  }
   return undefined;
 }
 
@@ -119,9 +138,13 @@ export function devnetBridgeBetween(
 /**
  * The bridge's Cosmos end (Noble's CCTP) trades with the EVM chains and Solana: a Noble burn names a
  * CCTP domain, the EVM bridge's `depositTo` pays a Noble account, and a Solana deposit's memo names a
- * `noble1…` account.
+ * `noble1…` account. The Bitcoin end trades with Noble only, both ways (a burn naming the devnet's
+ * Bitcoin domain, a deposit memo naming a `noble1…` account): THORChain, BTC's only provider
+ * elsewhere, has no Noble chain.
  */
 function cosmosEndReaches(from: DevnetBridgeEnd, to: DevnetBridgeEnd): boolean {
+  if (from.family === 'bitcoin' || to.family === 'bitcoin')
+    return from.family === 'cosmos' || to.family === 'cosmos';
   if (from.family === 'cosmos') return to.family === 'evm' || to.family === 'solana';
   if (to.family === 'cosmos') return from.family === 'evm' || from.family === 'solana';
   return true;
@@ -129,8 +152,9 @@ function cosmosEndReaches(from: DevnetBridgeEnd, to: DevnetBridgeEnd): boolean {
 
 /**
  * Duration of one transfer: with an end whose figure holds both ways (Solana, measured for either
- * direction; Noble's blocks), that figure, the larger when both ends have one (Solana ⇄ Noble: a
- * Noble block is longer than a Solana slot); between EVM chains, the EVM bridge's.
+ * direction; Noble's and Bitcoin's blocks), that figure, the larger when both ends have one (Solana ⇄
+ * Noble: a Noble block is longer than a Solana slot; Noble ⇄ BTC: Bitcoin's blocks); between EVM
+ * chains, the EVM bridge's.
  */
 export function bridgeDurationSeconds(from: DevnetBridgeEnd, to: DevnetBridgeEnd): number {
   const governing = [from, to].filter((end) => end.durationHoldsBothWays);

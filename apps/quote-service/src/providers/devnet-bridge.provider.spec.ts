@@ -287,8 +287,8 @@ describe('DevnetBridgeProvider with a Bitcoin chain in the manifest', () => {
   const btc: QuoteToken = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
   const at = contextOn(withBitcoin);
 
-  it('has no Bitcoin end: BTC to USDC, to WETH and to Solana, and USDC or WETH to BTC, are not its routes', () => {
-    expect(devnetBridgeEnd(withBitcoin, 'bitcoin-devnet')).toBeUndefined();
+  it('its Bitcoin end reaches Noble only: BTC to USDC, to WETH and to Solana, and USDC or WETH to BTC, are not its routes', () => {
+    expect(devnetBridgeEnd(withBitcoin, 'bitcoin-devnet')?.family).toBe('bitcoin');
     const provider = new DevnetBridgeProvider(withBitcoin, new FixedRateQuoter(1n, 1n), thresholds);
     for (const request of [
       at(btc, evmUsdc, 1_000_000n),
@@ -472,5 +472,135 @@ describe("DevnetBridgeProvider with the Cosmos end (Noble's CCTP)", () => {
       'devnet-bridge',
     ]);
     expect(policy.tokenProviders('noble-devnet', 'USDC')).toContain('devnet-bridge');
+  });
+});
+
+describe("DevnetBridgeProvider between Noble's CCTP end and the Bitcoin end", () => {
+  const bitcoinSection = new ChainRegistry({ manifest }).manifest!;
+  const withBoth = new ChainRegistry({
+    manifest: {
+      ...bitcoinSection,
+      bitcoin: {
+        id: 'bitcoin-devnet',
+        name: 'Bitcoin Devnet',
+        family: 'bitcoin',
+        network: 'regtest',
+        esploraUrl: 'http://127.0.0.1:3',
+        nativeSymbol: 'BTC',
+        decimals: 8,
+        blockMs: 1000,
+        accounts: [],
+        feeWallets: [],
+        bridge: {
+          chainId: 20000000000001,
+          vault: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
+          token: 'USDC',
+          usdcPerBtc: 90_000,
+          feeBps: 5,
+          outboundFeeSats: 1_000,
+          estimatedDurationSeconds: 9,
+        },
+      },
+      cosmos: [
+        {
+          id: 'noble-devnet',
+          name: 'Noble Devnet',
+          family: 'cosmos',
+          chainId: 'noble-devnet',
+          rpc: 'http://127.0.0.1:4',
+          rest: 'http://127.0.0.1:5',
+          bech32Prefix: 'noble',
+          nativeDenom: 'uusdc',
+          nativeSymbol: 'USDC',
+          decimals: 6,
+          minGasPrice: '0.1uusdc',
+          blockMs: 1000,
+          accounts: [],
+          ibcChannels: {},
+          bridge: {
+            chainId: 4,
+            token: 'USDC',
+            denom: 'uusdc',
+            moduleAddress: 'noble12l2w4ugfz4m6dd73yysz477jszqnfughxvkss5',
+            estimatedDurationSeconds: 5,
+          },
+        },
+      ],
+    },
+  });
+  const nobleUsdc: QuoteToken = {
+    chain: 'noble-devnet',
+    symbol: 'USDC',
+    address: null,
+    mint: 'uusdc',
+    decimals: 6,
+  };
+  const btc: QuoteToken = { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 };
+  const at = contextOn(withBoth);
+  const provider = new DevnetBridgeProvider(withBoth, new FixedRateQuoter(1n, 1n), thresholds);
+
+  it("pays BTC for Noble USDC: the bridge's fee on the burn, its price, the outbound fee; the Bitcoin end's duration", async () => {
+    const [route] = await provider.quote(at(nobleUsdc, btc, 90_000_000n), new AbortController().signal);
+    // 90 USDC less 10 bps = 89.91 USDC = 99,900 sats at 90,000 USDC per BTC, less 1,000 sats.
+    expect(route.expectedAmountOut).toBe(98_900n);
+    expect(route.legs).toEqual([
+      expect.objectContaining({
+        kind: 'bridge',
+        chain: 'noble-devnet',
+        provider: 'devnet-bridge',
+        tokenOut: { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 },
+        minAmountOut: '98900',
+        spender: 'noble12l2w4ugfz4m6dd73yysz477jszqnfughxvkss5',
+        destinationChain: 'bitcoin-devnet',
+        destinationBridgeChainId: 20000000000001,
+        estimatedDurationSeconds: 9,
+      }),
+    ]);
+    // Under the dust of a payout after its miner fee: the least burn that pays 540 sats.
+    await expect(
+      provider.quote(at(nobleUsdc, btc, 1_000_000n), new AbortController().signal),
+    ).rejects.toMatchObject({
+      reason: 'AMOUNT_TOO_LOW',
+      bounds: expect.objectContaining({ minAmount: 1_387_387n }),
+    });
+  });
+
+  it("pays Noble USDC for BTC: at the bridge's price less the Bitcoin end's fee", async () => {
+    const [route] = await provider.quote(at(btc, nobleUsdc, 100_000n), new AbortController().signal);
+    // 0.001 BTC = 90 USDC, less 5 bps.
+    expect(route.expectedAmountOut).toBe(89_955_000n);
+    // A deposit under the dust threshold would not relay: the least is 540 sats.
+    await expect(
+      provider.quote(at(btc, nobleUsdc, 539n), new AbortController().signal),
+    ).rejects.toMatchObject({
+      reason: 'AMOUNT_TOO_LOW',
+      bounds: expect.objectContaining({ minAmount: 540n }),
+    });
+    expect(route.legs).toEqual([
+      expect.objectContaining({
+        kind: 'bridge',
+        chain: 'bitcoin-devnet',
+        tokenIn: { chain: 'bitcoin-devnet', symbol: 'BTC', address: null, decimals: 8 },
+        tokenOut: { chain: 'noble-devnet', symbol: 'USDC', address: 'uusdc', decimals: 6 },
+        spender: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
+        destinationBridgeChainId: 4,
+      }),
+    ]);
+  });
+
+  it('lists BTC ⇄ Noble USDC, and still no BTC with the EVM chain or Solana', () => {
+    const policy = new SupportPolicy(withBoth, { lifiEnabled: false });
+    expect(policy.pairProviders('noble-devnet', 'bitcoin-devnet', nobleUsdc, btc)).toEqual(['devnet-bridge']);
+    expect(policy.pairProviders('bitcoin-devnet', 'noble-devnet', btc, nobleUsdc)).toEqual(['devnet-bridge']);
+    expect(policy.pairProviders('bitcoin-devnet', 'devnet-a', btc, evmUsdc)).toEqual([]);
+    expect(policy.pairProviders('devnet-a', 'bitcoin-devnet', evmUsdc, btc)).toEqual([]);
+    expect(policy.pairProviders('solana-devnet', 'bitcoin-devnet', solUsdc, btc)).toEqual([]);
+    expect(policy.tokenProviders('bitcoin-devnet', 'BTC')).toEqual(['devnet-bridge']);
+    for (const request of [
+      at(btc, evmUsdc, 100_000n),
+      at(evmUsdc, btc, 90_000_000n),
+      at(btc, solUsdc, 100_000n),
+    ])
+      expect(provider.applies(request)).toBe(false);
   });
 });

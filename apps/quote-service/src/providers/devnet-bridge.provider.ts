@@ -1,4 +1,5 @@
 import { ChainRegistry, sameTokenAddress } from '@swapgw/chains';
+import { satsForUsdc, usdcForSats } from '@swapgw/chains/bitcoin-bridge';
 import type { RouteLeg } from '@swapgw/contracts';
 import { afterFeeBps } from '../quote/amounts';
 import { ProviderNames } from './provider-names';
@@ -19,7 +20,9 @@ import type { UniswapV2Quoter } from './uniswap-v2-quoter';
  * USDC on an EVM source chain, the bridge transfer (fee kept on deposit, as the contracts and the
  * Solana relayer do), and an optional swap out of USDC on an EVM destination chain. A Solana end
  * (`solana-devnet`) has no swap venue on the devnet, so there the token must be the bridged USDC
- * itself. Bitcoin is not among its ends: BTC routes are THORChain's alone (providers/thorchain/).
+ * itself. Its Bitcoin end trades with Noble's only (devnetBridgeBetween), taking and paying native
+ * BTC for the USDC it carries at the bridge's price (endToEndAmount); every other BTC route is
+ * THORChain's (providers/thorchain/).
  */
 export class DevnetBridgeProvider implements QuoteProvider {
   readonly name = ProviderNames.devnetBridge;
@@ -30,7 +33,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
     private readonly thresholds: RouteWarningThresholds,
   ) {}
 
-  /** Between two chains it links (never Bitcoin: devnetBridgeEnd). */
+  /** Between two chains it links (Bitcoin only with Noble: devnetBridgeBetween). */
   applies(context: QuoteContext): boolean {
     return devnetBridgeBetween(this.registry, context.fromChain.id, context.toChain.id) !== undefined;
   }
@@ -66,14 +69,17 @@ export class DevnetBridgeProvider implements QuoteProvider {
       amount = best.amounts[best.amounts.length - 1];
     }
 
-    const bridged = bridgedAmount(amount, bridge.feeBps);
-    // The bridge refuses deposits that its fee would eat.
-    if (bridged <= 0n)
+    const bridged = endToEndAmount(from, to, amount, bridge.feeBps);
+    // The bridge refuses deposits that its fee (or a Bitcoin payout's miner fee and dust) would eat,
+    // and a Bitcoin deposit under the dust threshold would not relay.
+    if (bridged < leastPayout(to) || amount < leastDeposit(from)) {
+      const least = smallestEndToEndInput(from, to, bridge.feeBps, leastPayout(to));
       throw new NoRouteError(
         'AMOUNT_TOO_LOW',
         `devnet bridge: ${from.token.symbol} from ${from.chain} to ${to.chain} pays nothing for this amount after its fees`,
-        { token: from.token, minAmount: smallestBridgedInput(bridge.feeBps) },
+        { token: from.token, minAmount: least > leastDeposit(from) ? least : leastDeposit(from) },
       );
+    }
     legs.push(bridgeLeg(bridge.provider, from, to, amount, bridged));
     debug.push({
       leg: 'bridge',
@@ -166,7 +172,7 @@ export class DevnetBridgeProvider implements QuoteProvider {
     payout: bigint,
     signal: AbortSignal,
   ): Promise<bigint | undefined> {
-    const deposit = smallestBridgedInput(feeBps, payout);
+    const deposit = smallestEndToEndInput(from, to, feeBps, payout);
     if (sameAsset(context.tokenIn, from)) return deposit;
     return this.quoter.smallestQuotableAmount(from.chain, context.tokenIn, from.token, signal, deposit);
   }
@@ -208,12 +214,58 @@ export function bridgedAmount(amount: bigint, feeBps: number): bigint {
 }
 
 /**
+ * What the destination end pays for `amount` deposited at the source end, any ends: USDC less the
+ * fee kept on deposit; a Bitcoin source swaps its BTC for USDC at the bridge's price less its fee
+ * (usdcForSats); a Bitcoin destination pays BTC for the USDC that arrives, at that price, less the
+ * payout's miner fee (the outbound fee, fixed per payout as THORChain's is).
+ */
+export function endToEndAmount(
+  from: DevnetBridgeEnd,
+  to: DevnetBridgeEnd,
+  amount: bigint,
+  feeBps: number,
+): bigint {
+  const carried = from.bitcoinTerms ? usdcForSats(amount, from.bitcoinTerms) : bridgedAmount(amount, feeBps);
+  if (!to.bitcoinTerms) return carried;
+  return satsForUsdc(carried, to.bitcoinTerms) - BigInt(to.bitcoinTerms.outboundFeeSats);
+}
+
+/**
+ * Bitcoin Core's dust threshold of the costliest output the Bitcoin end pays (P2SH, 540 sats; P2WPKH
+ * 294, P2TR 330): a payout (or a deposit) under it would not relay. Elsewhere one base unit.
+ */
+const BITCOIN_PAYOUT_DUST_SATS = 540n;
+
+function leastPayout(to: DevnetBridgeEnd): bigint {
+  return to.bitcoinTerms ? BITCOIN_PAYOUT_DUST_SATS : 1n;
+}
+
+/** The least a deposit at `from` may be: on Bitcoin, an output the network relays (the same dust bound). */
+function leastDeposit(from: DevnetBridgeEnd): bigint {
+  return from.bitcoinTerms ? BITCOIN_PAYOUT_DUST_SATS : 1n;
+}
+
+/** smallestBridgedInput between any two ends (endToEndAmount): the least deposit that pays `payout`. */
+export function smallestEndToEndInput(
+  from: DevnetBridgeEnd,
+  to: DevnetBridgeEnd,
+  feeBps: number,
+  payout = 1n,
+): bigint {
+  return leastInputWhere((amount) => endToEndAmount(from, to, amount, feeBps) >= payout);
+}
+
+/**
  * The least deposit (base units of the bridged token) for which the bridge pays at least `payout`
  * (by default anything), the fee on deposit covered. A binary search: bridgedAmount grows with the
  * deposit.
  */
 export function smallestBridgedInput(feeBps: number, payout = 1n): bigint {
-  const pays = (amount: bigint) => bridgedAmount(amount, feeBps) >= payout;
+  return leastInputWhere((amount) => bridgedAmount(amount, feeBps) >= payout);
+}
+
+/** The least amount for which `pays` holds, `pays` growing with the amount (a binary search). */
+function leastInputWhere(pays: (amount: bigint) => boolean): bigint {
   let high = 1n;
   while (!pays(high) && high < 2n ** 256n) high *= 2n;
   let low = high / 2n; // does not pay (or 0)

@@ -1,4 +1,5 @@
 import {
+  bitcoinBridgeRecipientKind,
   bitcoinBridgeRefundMemo,
   bitcoinBridgeReleaseMemo,
   BitcoinBridgeTerms,
@@ -26,11 +27,13 @@ import { EsploraClient, EsploraTransaction } from '../bitcoin/esplora-client';
 import { BridgeEndpoint, BridgeTransfer, ReleaseOutcome } from './bridge-endpoint';
 import { RelayerLogger } from './bridge-relayer';
 
-/** A chain a Bitcoin deposit's memo may name, and the kind of recipient it pays. */
-export interface BitcoinBridgeDestination {
-  bridgeChainId: bigint;
-  recipient: 'evm' | 'solana';
-}
+/**
+ * A chain a Bitcoin deposit's memo may name, and the kind of recipient it pays (a Cosmos chain's
+ * accounts of its bech32 prefix: Noble's CCTP end mints to `noble1…`).
+ */
+export type BitcoinBridgeDestination =
+  | { bridgeChainId: bigint; recipient: 'evm' | 'solana' }
+  | { bridgeChainId: bigint; recipient: 'cosmos'; bech32Prefix: string };
 
 export interface BitcoinBridgeEndpointOptions {
   /** The manifest's `bitcoin` section (id, and the bridge's chain id, vault and terms). */
@@ -57,7 +60,8 @@ const BLOCK_TXS_PAGE = 25;
 /**
  * The Bitcoin side of the devnet bridge, which takes and pays native BTC as THORChain and
  * Chainflip do. Deposits: a payment to the vault with one OP_RETURN memo
- * `=:<chain>.USDC:<recipient>:<min out>` (bitcoinBridgeDepositMemo), read from confirmed blocks
+ * `=:<chain>.USDC:<recipient>:<min out>` (bitcoinBridgeDepositMemo; the recipient an EVM address,
+ * a Solana key or, towards Noble's CCTP end, a `noble1…` account), read from confirmed blocks
  * through Esplora; the destination pays usdcForSats of what the vault received. THORChain's own
  * swap memo (`=:ETH.USDC-0AA3:0x…:LIMIT/…:AFFILIATE:FEE`, the asset one of `thorchainAssets`, as the
  * local THORNode quotes it) is read too: an EVM recipient is paid usdcForSats of what the vault
@@ -186,8 +190,7 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
     const deposit = memos.length === 1 ? parseBitcoinBridgeDepositMemo(memos[0]) : undefined;
     if (!deposit) return this.refund(tx, received, 'no valid bridge memo', fields);
     const destination = this.options.destinations[deposit.destinationChain];
-    const recipientKind = deposit.recipient.startsWith('0x') ? 'evm' : 'solana';
-    if (!destination || deposit.asset !== 'USDC' || destination.recipient !== recipientKind)
+    if (!destination || deposit.asset !== 'USDC' || !pays(destination, deposit.recipient))
       return this.refund(
         tx,
         received,
@@ -356,6 +359,16 @@ export class BitcoinBridgeEndpoint implements BridgeEndpoint {
       if (thorchain?.kind === 'out') this.thorchainOutbounds.set(thorchain.inboundHash, tx.txid);
     }
   }
+}
+
+/** Whether `destination` pays `recipient`: its kind of address (a Cosmos account of its prefix). */
+function pays(destination: BitcoinBridgeDestination, recipient: string): boolean {
+  const named = bitcoinBridgeRecipientKind(recipient);
+  if (named.kind !== destination.recipient) return false;
+  return (
+    destination.recipient !== 'cosmos' ||
+    (named.kind === 'cosmos' && named.bech32Prefix === destination.bech32Prefix)
+  );
 }
 
 function memosOf(tx: EsploraTransaction): string[] {

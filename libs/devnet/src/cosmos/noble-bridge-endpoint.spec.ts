@@ -12,6 +12,11 @@ import {
 } from '@swapgw/chains/families';
 import { SOLANA_BRIDGE_CHAIN_ID, solanaDepositNonce } from '@swapgw/chains/solana-bridge';
 import bs58 from 'bs58';
+import {
+  BITCOIN_BRIDGE_CHAIN_ID,
+  bitcoinDepositNonce,
+  bitcoinRecipientToBytes32,
+} from '@swapgw/chains/bitcoin-bridge';
 import { SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { Keypair } from '@solana/web3.js';
 import { CosmosChain, DEFAULT_MESSAGE_HANDLERS } from './cosmos-chain';
@@ -25,7 +30,8 @@ import { RecordingLogger } from '../bridge/recording-logger';
 
 const noble = COSMOS_DEVNET_CHAINS.find((spec) => spec.id === NOBLE_DEVNET_ID)!;
 const DEVNET_A = 31337;
-const params = nobleCctpParams([DEVNET_A, CCTP_DOMAINS.solana]);
+const BITCOIN_DOMAIN = 0x425443;
+const params = nobleCctpParams([DEVNET_A, CCTP_DOMAINS.solana, BITCOIN_DOMAIN]);
 const EVM_RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 function nobleChain() {
@@ -167,6 +173,87 @@ describe("Noble's CCTP (the devnet bridge's Cosmos end)", () => {
       expect(chain.queryState.balance(recipient, 'uusdc')).toBe(2_500_000n);
       // What an EVM depositTo carries for it: the account's 20 bytes, left-padded.
       expect(cosmosRecipientBytes32(recipient)).toMatch(/^0x0{24}[0-9a-f]{40}$/);
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  it('relays a burn towards Bitcoin to the address its 32 bytes name; 32 bytes that are no output key are not relayed', async () => {
+    const { chain, wallet } = nobleChain();
+    const logger = new RecordingLogger();
+    const endpoint = new NobleBridgeEndpoint({
+      chain,
+      cctp: params,
+      feeBps: 30,
+      logger,
+      bitcoinNetwork: 'regtest',
+    });
+    const btcRecipient = 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
+    const burn = (recipient: string, sequence: bigint) =>
+      signedBurn(
+        wallet,
+        depositForBurnMsg({
+          from: wallet.address,
+          amount: 10_000_000n,
+          destinationBridgeChainId: BITCOIN_BRIDGE_CHAIN_ID,
+          recipient,
+          burnToken: 'uusdc',
+        }),
+        sequence,
+      );
+    expect(chain.checkTx(burn(bitcoinRecipientToBytes32(btcRecipient), 0n)).code).toBe(0);
+    // Nonzero 32 bytes (so Noble burns them) that are no x-only key on the curve (x = p - 1 is not).
+    const noKey = `0x${'ff'.repeat(31)}fe`;
+    expect(chain.checkTx(burn(noKey, 1n)).code).toBe(0);
+    chain.produceBlock();
+    const [ok, unpayable] = chain.includedTxs().slice(-2);
+    expect([ok.result.code, unpayable.result.code]).toEqual([0, 0]);
+    expect(await endpoint.pollDeposits()).toEqual([
+      {
+        sourceChain: NOBLE_DEVNET_ID,
+        sourceBridgeChainId: 4n,
+        nonce: 0n,
+        destinationBridgeChainId: BigInt(BITCOIN_BRIDGE_CHAIN_ID),
+        recipient: btcRecipient,
+        amount: 10_000_000n - 30_000n,
+        depositTxHash: ok.hash,
+      },
+    ]);
+    expect(JSON.stringify(logger.lines)).toContain('burn names no payable recipient');
+  });
+
+  it('mints USDC a Bitcoin deposit bridged to Noble once per (Bitcoin, txid nonce)', async () => {
+    const { chain } = nobleChain();
+    const endpoint = new NobleBridgeEndpoint({
+      chain,
+      cctp: params,
+      feeBps: 30,
+      logger: new RecordingLogger(),
+    });
+    const recipient = cosmosDevnetKey('noble', 3).address;
+    const timer = setInterval(() => chain.produceBlock(), 20);
+    try {
+      const txid = 'ab'.repeat(32);
+      const transfer = {
+        sourceChain: 'bitcoin-devnet',
+        sourceBridgeChainId: BigInt(BITCOIN_BRIDGE_CHAIN_ID),
+        nonce: bitcoinDepositNonce(txid),
+        destinationBridgeChainId: 4n,
+        recipient,
+        amount: 1_234_567n,
+        depositTxHash: txid,
+      };
+      expect((await endpoint.release(transfer)).status).toBe('released');
+      expect(await endpoint.release(transfer)).toEqual({ status: 'already-released' });
+      expect(chain.queryState.balance(recipient, 'uusdc')).toBe(1_234_567n);
+      // A recipient that is not a Noble account is refused, as the relayer's mint would be.
+      await expect(
+        endpoint.release({
+          ...transfer,
+          nonce: 1n,
+          recipient: 'cosmos1qyqszqgpqyqszqgpqyqszqgpqyqszqgpjnp7du',
+        }),
+      ).rejects.toThrow('is not a noble account');
     } finally {
       clearInterval(timer);
     }

@@ -7,6 +7,11 @@ import {
   SOLANA_BRIDGE_CHAIN_ID,
 } from '@swapgw/chains/solana-bridge';
 import {
+  BITCOIN_BRIDGE_CHAIN_ID,
+  type BitcoinNetworkName,
+  bytes32ToBitcoinAddress,
+} from '@swapgw/chains/bitcoin-bridge';
+import {
   bridgeChainOfCctpDomain,
   cctpDomainOfBridgeChain,
   NOBLE_BRIDGE_CHAIN_ID,
@@ -33,6 +38,8 @@ export interface NobleBridgeEndpointOptions {
   logger: RelayerLogger;
   /** How long a mint may take to be included before it counts as failed (retried). */
   includeTimeoutMs?: number;
+  /** The network of the devnet's Bitcoin chain, whose addresses a burn towards Bitcoin names. */
+  bitcoinNetwork?: BitcoinNetworkName;
 }
 
 const CONTEXT = 'NobleBridgeEndpoint';
@@ -42,7 +49,8 @@ const MSG_RECEIVE_MESSAGE_TYPE_URL = '/circle.cctp.v1.MsgReceiveMessage';
  * The devnet bridge's Cosmos end, on Noble, shaped like Circle's CCTP there. Deposits: the
  * `circle.cctp.v1.DepositForBurn` events of MsgDepositForBurn txs (the USDC burnt on Noble), each
  * relayed to the bridge chain its `destination_domain` names (CCTP's domain 5 is Solana; the
- * devnet's EVM chains, which have no CCTP domain, by their chain id), paid to the `mint_recipient`
+ * devnet's EVM chains, which have no CCTP domain, by their chain id; Bitcoin by
+ * DEVNET_BITCOIN_CCTP_DOMAIN, paid in BTC by the bridge's Bitcoin end), paid to the `mint_recipient`
  * as its chain writes addresses, less the bridge's fee. Releases: the relayer's MsgReceiveMessage
  * mints uusdc to the recipient once per (source, nonce), as CCTP's MessageTransmitter does.
  */
@@ -94,10 +102,23 @@ export class NobleBridgeEndpoint implements BridgeEndpoint {
     return transfers;
   }
 
-  /** The recipient as the destination writes it: a Solana public key, else an EVM address (zero-padded). */
+  /**
+   * The recipient as the destination writes it: a Solana public key, a Bitcoin address of the
+   * devnet's network (bytes32ToBitcoinAddress: none when the 32 bytes are no output key), else an EVM
+   * address (zero-padded).
+   */
   private recipientOn(destination: bigint, mintRecipient: Uint8Array): string | undefined {
     const hex = Buffer.from(mintRecipient).toString('hex');
     if (destination === BigInt(SOLANA_BRIDGE_CHAIN_ID)) return bytes32ToSolanaAddress(hex);
+    if (destination === BigInt(BITCOIN_BRIDGE_CHAIN_ID)) {
+      const network = this.options.bitcoinNetwork;
+      if (network === undefined) return undefined;
+      try {
+        return bytes32ToBitcoinAddress(hex, network);
+      } catch {
+        return undefined;
+      }
+    }
     if (!/^0{24}/.test(hex)) return undefined;
     return getAddress(`0x${hex.slice(24)}`);
   }

@@ -6,8 +6,10 @@ import {
   CCTP_DOMAINS,
   cctpBurnOf,
   cctpMessageReceivedTx,
+  DEVNET_BITCOIN_CCTP_DOMAIN,
   NOBLE_BRIDGE_CHAIN_ID,
 } from '@swapgw/chains/families';
+import { bitcoinBridgeReleaseMemo, bitcoinDepositNonce, opReturnText } from '@swapgw/chains/bitcoin-bridge';
 import {
   SOLANA_BRIDGE_CHAIN_ID,
   solanaBridgeReleaseMemo,
@@ -17,6 +19,16 @@ import { CometClients } from './ibc-packet-reader';
 
 /** How many of the vault's newest transactions are searched for the release (newest first). */
 const VAULT_HISTORY = 1_000;
+/** Bound of one Esplora read. */
+const ESPLORA_TIMEOUT_MS = 5_000;
+
+/** The fields of Esplora's transaction JSON read here. */
+interface EsploraTx {
+  txid: string;
+  status: { confirmed: boolean };
+  vin: { prevout?: { scriptpubkey_address?: string } | null }[];
+  vout: { scriptpubkey: string; scriptpubkey_type: string }[];
+}
 
 /** Where a burn on Noble is: its CCTP nonce, the chain it mints on, the mint once it happened. */
 export interface CctpMintProgress {
@@ -26,7 +38,10 @@ export interface CctpMintProgress {
   mintTxHash: string | null;
 }
 
-/** Whether what a Cosmos step burnt through CCTP was minted on its destination; null while unreadable. */
+/**
+ * Whether what a Cosmos step burnt through CCTP was minted on its destination, or what a Bitcoin step
+ * deposited into the bridge's Bitcoin end was minted on Noble; null while unreadable.
+ */
 export abstract class CctpMintReader {
   abstract mintOf(chain: string, txHash: string): Promise<CctpMintProgress | null>;
 }
@@ -35,13 +50,16 @@ export abstract class CctpMintReader {
  * CctpMintReader of the devnet bridge's Cosmos end (Noble's CCTP). A Solana deposit towards Noble
  * (`chain` the Solana chain, `txHash` the deposit's signature): the message Noble received for it,
  * source domain 5 and the deposit's nonce (the first 32 bytes of its signature, as the bridge's
- * Solana end numbers deposits), found by its `circle.cctp.v1.MessageReceived` event (`tx_search`).
- * A burn on Noble towards Solana: the burn's
- * `circle.cctp.v1.DepositForBurn` event read from Noble's `/tx` (its nonce and destination domain),
- * then the bridge's Solana end's release of that nonce, as a client reads it: a transaction of the
- * vault's history whose memo is `swapgw-bridge-release:<Noble's bridge id>:<nonce>` and whose fee
- * payer is the vault's owner (anyone can write a memo; only the owner releases). Circle's own
- * attestation service and MessageTransmitter are not read: the devnet's relayer plays them.
+ * Solana end numbers deposits), found by its `circle.cctp.v1.MessageReceived` event (`tx_search`);
+ * a Bitcoin deposit towards Noble likewise (nobleMintOfBitcoinDeposit). A burn on Noble towards Solana and Bitcoin: the
+ * burn's `circle.cctp.v1.DepositForBurn` event read from Noble's `/tx` (its nonce and destination
+ * domain), then the destination end's release of that nonce, as a client reads it. On Solana: a
+ * transaction of the vault's history whose memo is `swapgw-bridge-release:<Noble's bridge id>:<nonce>`
+ * and whose fee payer is the vault's owner (anyone can write a memo; only the owner releases). On
+ * Bitcoin: a confirmed spend of the vault (only the vault's key spends its coins) whose OP_RETURN is
+ * `swapgw-bridge-release:<Noble's bridge id>:<nonce as base64url>` (bitcoinBridgeReleaseMemo), read
+ * from Esplora's address history. Circle's own attestation service and MessageTransmitter are not
+ * read: the devnet's relayer plays them.
  */
 @Injectable()
 export class DevnetBridgeMintReader extends CctpMintReader {
@@ -54,12 +72,21 @@ export class DevnetBridgeMintReader extends CctpMintReader {
   }
 
   async mintOf(chain: string, txHash: string): Promise<CctpMintProgress | null> {
-    if (this.registry.get(chain).family === 'solana') return this.solanaDepositMintOf(txHash);
+    const family = this.registry.get(chain).family;
+    if (family === 'solana') return this.solanaDepositMintOf(txHash);
+    if (family === 'bitcoin') return this.nobleMintOfBitcoinDeposit(txHash);
     const tx = await this.clients.of(chain).committedTx(txHash);
     const burn = tx ? cctpBurnOf(tx) : undefined;
     if (!burn) return null;
+    const destination = bridgeChainOfCctpDomain(burn.destinationDomain);
+    const bitcoin = this.registry.manifest?.bitcoin;
+    if (bitcoin && destination === BigInt(bitcoin.bridge.chainId)) {
+      const memo = bitcoinBridgeReleaseMemo(BigInt(NOBLE_BRIDGE_CHAIN_ID), BigInt(burn.nonce));
+      const payout = await bitcoinVaultPayout(bitcoin.esploraUrl, bitcoin.bridge.vault, memo);
+      return { nonce: burn.nonce, destinationChain: bitcoin.id, mintTxHash: payout ?? null };
+    }
     const solana = this.registry.manifest?.solana;
-    if (bridgeChainOfCctpDomain(burn.destinationDomain) !== BigInt(SOLANA_BRIDGE_CHAIN_ID) || !solana)
+    if (destination !== BigInt(SOLANA_BRIDGE_CHAIN_ID) || !solana)
       throw new Error(`burn ${txHash} on ${chain} mints on domain ${burn.destinationDomain}, not read here`);
     const progress = { nonce: burn.nonce, destinationChain: solana.id, mintTxHash: null };
     const connection = this.solana(solana.rpcUrl);
@@ -83,12 +110,25 @@ export class DevnetBridgeMintReader extends CctpMintReader {
   }
 
   /** The mint on Noble of the Solana deposit `signature` (its nonce, source domain 5). */
-  private async solanaDepositMintOf(signature: string): Promise<CctpMintProgress> {
+  private solanaDepositMintOf(signature: string): Promise<CctpMintProgress> {
+    return this.nobleMintOf(CCTP_DOMAINS.solana, solanaDepositNonce(signature).toString());
+  }
+
+  /**
+   * A Bitcoin deposit into the bridge's Bitcoin end towards Noble: the message of the devnet's
+   * Bitcoin domain with the deposit's txid as nonce (bitcoinDepositNonce). A deposit the vault
+   * refunded (its minimum not met) is never minted: the step waits until the swap expires.
+   */
+  private nobleMintOfBitcoinDeposit(txid: string): Promise<CctpMintProgress> {
+    return this.nobleMintOf(DEVNET_BITCOIN_CCTP_DOMAIN, bitcoinDepositNonce(txid.toLowerCase()).toString());
+  }
+
+  /** Noble's mint of the message of `sourceDomain` and `nonce` (cctpMessageReceivedTx), when found. */
+  private async nobleMintOf(sourceDomain: number, nonce: string): Promise<CctpMintProgress> {
     const noble = this.registry.list().find((each) => this.registry.devnetCosmos(each.id)?.bridge);
     if (!noble)
-      throw new Error(`no listed Cosmos chain is the devnet bridge's end: ${signature} is not read`);
-    const nonce = solanaDepositNonce(signature).toString();
-    const received = await cctpMessageReceivedTx(this.clients.of(noble.id), CCTP_DOMAINS.solana, nonce);
+      throw new Error(`no listed Cosmos chain is the devnet bridge's end: the mint of ${nonce} is not read`);
+    const received = await cctpMessageReceivedTx(this.clients.of(noble.id), sourceDomain, nonce);
     return { nonce, destinationChain: noble.id, mintTxHash: received?.hash ?? null };
   }
 
@@ -96,6 +136,37 @@ export class DevnetBridgeMintReader extends CctpMintReader {
     this.connection ??= new Connection(rpcUrl, 'confirmed');
     return this.connection;
   }
+}
+
+/**
+ * The txid of the vault's confirmed spend carrying OP_RETURN `memo`, or undefined: Esplora's history
+ * of the vault, newest first (`/address/:vault/txs`, then `/txs/chain/:last` pages), up to
+ * VAULT_HISTORY transactions. A payout still in the mempool is not yet the step's settlement.
+ */
+async function bitcoinVaultPayout(
+  esploraUrl: string,
+  vault: string,
+  memo: string,
+): Promise<string | undefined> {
+  const base = esploraUrl.replace(/\/$/, '');
+  let path = `/address/${vault}/txs`;
+  for (let read = 0; read < VAULT_HISTORY;) {
+    const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(ESPLORA_TIMEOUT_MS) });
+    if (!response.ok) throw new Error(`Esplora answered HTTP ${response.status} for ${path}`);
+    const page = (await response.json()) as EsploraTx[];
+    const confirmed = page.filter((tx) => tx.status.confirmed);
+    for (const tx of confirmed) {
+      const spendsVault = tx.vin.some((input) => input.prevout?.scriptpubkey_address === vault);
+      const memos = tx.vout
+        .filter((output) => output.scriptpubkey_type === 'op_return')
+        .map((output) => opReturnText(Buffer.from(output.scriptpubkey, 'hex')));
+      if (spendsVault && memos.includes(memo)) return tx.txid;
+    }
+    if (confirmed.length === 0) return undefined;
+    read += confirmed.length;
+    path = `/address/${vault}/txs/chain/${confirmed[confirmed.length - 1].txid}`;
+  }
+  return undefined;
 }
 
 /** The memos of getSignaturesForAddress's `memo` (`[<length>] <text>`, several joined by `; `). */

@@ -1,10 +1,14 @@
 import type { RouteLeg } from '@swapgw/contracts';
 import type { LegStepChains, LegStepInput } from '../step-spec-family';
-import { bitcoinStepOf } from './bitcoin-step-spec';
+import { bitcoinStepOf, bitcoinStepSpecFamily } from './bitcoin-step-spec';
 import { parseThorchainSwapMemo, thorchainAssetMatches } from './thorchain-memo';
 
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const VAULT = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
+const WITH_NOBLE = {
+  familyOf: (chain: string) =>
+    chain === 'noble-devnet' ? 'cosmos' : chain.startsWith('bitcoin') ? 'bitcoin' : 'evm',
+} as LegStepChains;
 const BASE_USDC = 'BASE.USDC-0X833589FCD6EDB6E08F4C7C32D4F71B54BDA02913';
 
 function legOf(extra: Partial<RouteLeg>): RouteLeg {
@@ -101,7 +105,7 @@ describe('the Bitcoin deposit step', () => {
     });
   });
 
-  it('refuses a leg that is not THORChain’s: BTC moves only through THORChain, never the devnet bridge', () => {
+  it('refuses a leg that is not THORChain’s but towards Noble: BTC moves through THORChain, the devnet bridge only to Noble', () => {
     const leg = legOf({
       provider: 'devnet-bridge',
       chain: 'bitcoin-devnet',
@@ -113,8 +117,34 @@ describe('the Bitcoin deposit step', () => {
         decimals: 6,
       },
     });
-    expect(() => bitcoinStepOf(inputOf(leg), {} as LegStepChains)).toThrow(
+    expect(() => bitcoinStepOf(inputOf(leg), WITH_NOBLE)).toThrow(
       'Leg 0 on bitcoin-devnet: Bitcoin legs are THORChain deposits',
     );
+  });
+
+  it('deposits into the devnet bridge’s Bitcoin end towards Noble: the bridge’s memo naming the noble1 account and the minimum in uusdc', () => {
+    const nobleRecipient = 'noble1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5hpek7j';
+    const leg = legOf({
+      provider: 'devnet-bridge',
+      chain: 'bitcoin-devnet',
+      destinationChain: 'noble-devnet',
+      spender: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
+      tokenOut: { chain: 'noble-devnet', symbol: 'USDC', address: 'uusdc', decimals: 6 },
+    });
+    const input = { ...inputOf(leg), recipient: nobleRecipient, finalRecipient: nobleRecipient };
+    expect(bitcoinStepOf(input, WITH_NOBLE)).toEqual({
+      kind: 'bridge',
+      call: null,
+      bitcoin: {
+        kind: 'bridge-deposit',
+        vault: 'bcrt1q6rhpng9evdsfnn833a4f4vej0asu6dk5srld6x',
+        amount: '1000000',
+        memo: `=:noble-devnet.USDC:${nobleRecipient}:891234567`,
+      },
+      sponsored: { mode: 'bitcoin-fee-wallet' },
+    });
+    // Settled by the mint on Noble; a THORChain deposit by THORChain's lane.
+    expect(bitcoinStepSpecFamily.settlementOf?.(leg, WITH_NOBLE.familyOf)).toBe('cctp');
+    expect(bitcoinStepSpecFamily.settlementOf?.(legOf({}), WITH_NOBLE.familyOf)).toBeUndefined();
   });
 });

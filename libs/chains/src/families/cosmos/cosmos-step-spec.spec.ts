@@ -9,7 +9,8 @@ import { legStepSpecOf } from '../step-spec-families';
 import type { StepSpecChains } from '../step-spec-family';
 import { cosmosAddressOfPubkey } from './cosmos-address';
 import { buildCosmosSignDoc } from './cosmos-sign-doc';
-import { cosmosBridgePayoutOf } from './cosmos-step-spec';
+import { bitcoinRecipientToBytes32 } from '../../bitcoin-bridge';
+import { cosmosBridgePayoutOf, cosmosStepSpecFamily } from './cosmos-step-spec';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import bs58 from 'bs58';
@@ -215,7 +216,14 @@ describe('the Cosmos family’s steps (cosmosStepSpecFamily)', () => {
 
   it("a devnet-bridge leg from Noble: CCTP's MsgDepositForBurn, the destination's CCTP domain and its recipient as 32 bytes", () => {
     const nobleChains: StepSpecChains = {
-      familyOf: (chain) => (chain === 'devnet-a' ? 'evm' : chain === 'solana-devnet' ? 'solana' : 'cosmos'),
+      familyOf: (chain) =>
+        chain === 'devnet-a'
+          ? 'evm'
+          : chain === 'solana-devnet'
+            ? 'solana'
+            : chain === 'bitcoin-devnet'
+              ? 'bitcoin'
+              : 'cosmos',
       evmChainIdOf: () => 31337,
       cosmosTraitsOf: () => undefined,
     };
@@ -270,6 +278,21 @@ describe('the Cosmos family’s steps (cosmosStepSpecFamily)', () => {
       destinationDomain: 5,
       mintRecipient: base64.encode(solanaKey),
     });
+    // Bitcoin: the devnet's domain of its bridge end (ASCII "BTC"), a P2WPKH key hash left-padded.
+    const btcRecipient = 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
+    const toBitcoin = burn('bitcoin-devnet', 20000000000001, btcRecipient);
+    expect(toBitcoin.cosmos?.msgs[0].value).toMatchObject({
+      destinationDomain: 0x425443,
+      mintRecipient: base64.encode(Buffer.from(bitcoinRecipientToBytes32(btcRecipient).slice(2), 'hex')),
+    });
+    // Settled by the Bitcoin end's payout, as a burn towards Solana by the Solana end's.
+    for (const destinationChain of ['bitcoin-devnet', 'solana-devnet'])
+      expect(
+        cosmosStepSpecFamily.settlementOf?.(
+          { provider: 'devnet-bridge', chain: 'noble-devnet', destinationChain },
+          nobleChains.familyOf,
+        ),
+      ).toBe('cctp');
     // signer-surface issues it (the protobuf of circle.cctp.v1.MsgDepositForBurn, its amino form).
     const built = buildCosmosSignDoc({
       chainId: 'noble-devnet',

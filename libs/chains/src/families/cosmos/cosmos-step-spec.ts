@@ -51,9 +51,9 @@ export const DEVNET_BRIDGE_PROVIDER = 'devnet-bridge';
 
 /**
  * A Cosmos `ibc` leg's MsgTransfer is settled by IBC: done when its packet is acknowledged. A
- * devnet-bridge burn on a Cosmos chain (Noble's MsgDepositForBurn) towards Solana is settled by the
- * mint there: done when the bridge's Solana end released the burn's nonce (the planner's
- * CctpMintReader).
+ * devnet-bridge burn on a Cosmos chain (Noble's MsgDepositForBurn) towards Solana or Bitcoin is
+ * settled by the payout there: done when the bridge's Solana or Bitcoin end released the burn's
+ * nonce (the planner's CctpMintReader).
  */
 function cosmosSettlementOf(
   leg: SettledLeg,
@@ -63,7 +63,7 @@ function cosmosSettlementOf(
   if (
     leg.provider === DEVNET_BRIDGE_PROVIDER &&
     leg.destinationChain !== undefined &&
-    familyOf(leg.destinationChain) === 'solana'
+    (familyOf(leg.destinationChain) === 'solana' || familyOf(leg.destinationChain) === 'bitcoin')
   )
     return 'cctp';
   return undefined;

@@ -1,5 +1,6 @@
 import { base64, bech32 } from '@scure/base';
 import { BinaryReader, BinaryWriter } from 'cosmjs-types/binary';
+import { BITCOIN_BRIDGE_CHAIN_ID } from '../../bitcoin-bridge';
 import { SOLANA_BRIDGE_CHAIN_ID } from '../../solana-bridge';
 import type { CosmosMsgJson } from '@swapgw/contracts';
 import { CCTP_DOMAINS } from './cctp-domains';
@@ -24,20 +25,32 @@ export const MSG_DEPOSIT_FOR_BURN_RESPONSE_TYPE_URL = '/circle.cctp.v1.MsgDeposi
 export { CCTP_DOMAINS, NOBLE_BECH32_PREFIX, NOBLE_BRIDGE_CHAIN_ID } from './cctp-domains';
 
 /**
+ * The devnet's CCTP domain of Bitcoin (the devnet bridge's Bitcoin end; Circle has none): the ASCII
+ * bytes of `BTC` (0x425443), as Solana's bridge id is the ASCII of `SolM`. Bitcoin's bridge id
+ * (BITCOIN_BRIDGE_CHAIN_ID, 20000000000001) does not fit CCTP's uint32 domain; this number does,
+ * is larger than any CCTP domain and is no devnet EVM chain id.
+ */
+export const DEVNET_BITCOIN_CCTP_DOMAIN = 0x425443;
+
+/**
  * The CCTP `destination_domain` of a chain the devnet bridge knows by `bridgeChainId`: Solana and
  * Noble by their CCTP domains; the devnet's EVM chains, which have none (they are not Circle's),
- * by their EVM chain id (31337, 31338: no CCTP domain is that large).
+ * by their EVM chain id (31337, 31338: no CCTP domain is that large); Bitcoin by
+ * DEVNET_BITCOIN_CCTP_DOMAIN.
  */
 export function cctpDomainOfBridgeChain(bridgeChainId: number | bigint): number {
   const id = BigInt(bridgeChainId);
   if (id === BigInt(SOLANA_BRIDGE_CHAIN_ID)) return CCTP_DOMAINS.solana;
+  if (id === BigInt(BITCOIN_BRIDGE_CHAIN_ID)) return DEVNET_BITCOIN_CCTP_DOMAIN;
   if (id < 0n || id > 0xffffffffn) throw new Error(`bridge chain ${id} has no CCTP domain (uint32)`);
   return Number(id);
 }
 
 /** The inverse of cctpDomainOfBridgeChain: the bridge's id of the chain a burn names. */
 export function bridgeChainOfCctpDomain(domain: number): bigint {
-  return domain === CCTP_DOMAINS.solana ? BigInt(SOLANA_BRIDGE_CHAIN_ID) : BigInt(domain);
+  if (domain === CCTP_DOMAINS.solana) return BigInt(SOLANA_BRIDGE_CHAIN_ID);
+  if (domain === DEVNET_BITCOIN_CCTP_DOMAIN) return BigInt(BITCOIN_BRIDGE_CHAIN_ID);
+  return BigInt(domain);
 }
 
 /** MsgDepositForBurn in proto3 JSON (camelCase; bytes as base64), the `value` of its `{typeUrl, value}`. */

@@ -184,12 +184,12 @@ describe('solanaStepOf', () => {
     );
   });
 
-  it('refuses a deposit to Bitcoin: the devnet bridge has no Bitcoin end (BTC is THORChain’s)', () => {
+  it('refuses a deposit to Bitcoin: the devnet bridge pays BTC for Noble’s burns only (BTC is THORChain’s)', () => {
     const btcRecipient = 'bcrt1qlqj2pdsteppkcr8jkp9ms0wpvey89tna8v72sj';
     const toBitcoin: LegStepChains = {
       ...chains,
       familyOf: (chain) => (chain === 'bitcoin-devnet' ? 'bitcoin' : chains.familyOf(chain)),
-      bridgePayoutOf: (leg) => bitcoinBridgePayoutOf(leg),
+      bridgePayoutOf: (leg, recipient) => bitcoinBridgePayoutOf(leg, recipient, toBitcoin),
     };
     const input = inputOf({}, { recipient: btcRecipient, finalRecipient: btcRecipient });
     expect(() =>
