@@ -15,6 +15,7 @@ import { ServiceHeartbeats } from '../health/service-heartbeats';
 import { ServiceClient } from '../messaging/service-client';
 import { CreateQuoteDto } from './dto/create-quote.dto';
 import { ServedQuotes } from './served-quotes.repository';
+import { asPriorityWork } from '@swapgw/persistence';
 
 /** What POST /quote answers: the quote without the executable plans, which stay with the services. */
 export type QuoteAnswer = Omit<QuoteResult, 'routePlans'>;
@@ -70,7 +71,8 @@ export class QuoteService {
       },
     );
     answer.unavailableRoutes = checkedUnavailableRoutes(answer.unavailableRoutes);
-    await this.served.record(answer.quoteId, owner, answer.expiresAtMs, routePlans);
+    // The client waits on this row: it goes ahead of polls and projections (asPriorityWork).
+    await asPriorityWork(() => this.served.record(answer.quoteId, owner, answer.expiresAtMs, routePlans));
     return answer;
   }
 }
