@@ -1,12 +1,12 @@
 import { DataSource, QueryRunner } from 'typeorm';
 import { ensureDatabase } from './database-url';
 import { isDatabaseUnavailable } from './database-errors';
-import { asPriorityWork, PrioritizedPool } from './prioritized-pool';
+import { PrioritizedPool, withConnectionPriority } from './prioritized-pool';
 import { serviceDataSourceOptions } from './service-data-source';
 
 const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/swapgw_dev_persistence';
 
-describe('a service DataSource whose connections go to priority work first (PostgreSQL)', () => {
+describe('a service DataSource whose connections go to commands, then requests, then the rest (PostgreSQL)', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
@@ -38,27 +38,31 @@ describe('a service DataSource whose connections go to priority work first (Post
     expect(driver.master).toBeInstanceOf(PrioritizedPool);
   });
 
-  it('hands a freed connection to priority work that asked after other statements, then to those in order', async () => {
+  it('hands freed connections to commands, then requests, then the rest, each lane in the order it asked', async () => {
     const held = await holdTheConnection();
     const answered: string[] = [];
     const ask = (name: string) =>
       dataSource.query(`SELECT $1::text AS "name"`, [name]).then(() => void answered.push(name));
-    const first = ask('read 1');
-    const second = ask('read 2');
-    const command = asPriorityWork(() => ask('command'));
-    const third = ask('read 3');
+    const asked = [
+      ask('read 1'),
+      withConnectionPriority('request', () => ask('quote 1')),
+      ask('read 2'),
+      withConnectionPriority('command', () => ask('build 1')),
+      withConnectionPriority('request', () => ask('quote 2')),
+      withConnectionPriority('command', () => ask('build 2')),
+    ];
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(answered).toEqual([]);
     await held.release();
-    await Promise.all([first, second, command, third]);
-    expect(answered).toEqual(['command', 'read 1', 'read 2', 'read 3']);
+    await Promise.all(asked);
+    expect(answered).toEqual(['build 1', 'build 2', 'quote 1', 'quote 2', 'read 1', 'read 2']);
   });
 
-  it('keeps the priority across awaits inside priority work, and gives the connection back once per checkout', async () => {
+  it('keeps the priority across awaits inside a command, and gives the connection back once per checkout', async () => {
     const held = await holdTheConnection();
     const answered: string[] = [];
     const read = dataSource.query(`SELECT 'read' AS "name"`).then(() => void answered.push('read'));
-    const command = asPriorityWork(async () => {
+    const command = withConnectionPriority('command', async () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       await dataSource.transaction(async (manager) => {
         await manager.query('SELECT 1');

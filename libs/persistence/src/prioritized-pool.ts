@@ -3,23 +3,30 @@ import * as pg from 'pg';
 
 /**
  * Which statements get a service's next free pooled connection when all are busy. A pool is first
- * come, first served: under a flood, the statements a client's quote or build waits on (the served
- * route's row, the Idempotency-Key claim, the swap's row) queued behind hundreds of signing polls'
- * reads and the projector's writes that asked first (issue 44: a zero-wait build's two statements
- * waited seconds for a connection). Work run through `asPriorityWork` takes the next free connection
- * before any other waiter; among themselves, and among the others, waiters are served in order.
- * Polls only look for news, and the projector's writes are read by those polls: they wait.
+ * come, first served: under a flood, the statements a client's build waits on (its Idempotency-Key
+ * claim, its swap's row) queued behind a thousand quotes' rows, signing polls' reads and the
+ * projector's writes that asked first (issue 44: a zero-wait build's two statements waited seconds
+ * each for a connection). Three lanes, each served in order, a lane only when those before it are
+ * empty:
+ * - `command`: a command its client waits on (a build, an order): finishing the swaps clients have
+ *   started goes before starting new ones;
+ * - `request`: a request its client waits on that starts something (a quote's served routes);
+ * - everything else: polls only look for news, and the projector's writes are what they find.
  */
-const priorityWork = new AsyncLocalStorage<true>();
+export type ConnectionPriority = 'command' | 'request';
 
-/** Runs `work` (and everything it awaits) with its database connections taken ahead of other work. */
-export function asPriorityWork<T>(work: () => T): T {
-  return priorityWork.run(true, work);
+const LANES: readonly (ConnectionPriority | 'other')[] = ['command', 'request', 'other'];
+
+const connectionPriority = new AsyncLocalStorage<ConnectionPriority>();
+
+/** Runs `work` (and everything it awaits) with its database connections taken in `priority`'s lane. */
+export function withConnectionPriority<T>(priority: ConnectionPriority, work: () => T): T {
+  return connectionPriority.run(priority, work);
 }
 
-/** Whether the caller runs inside `asPriorityWork`. */
-export function isPriorityWork(): boolean {
-  return priorityWork.getStore() === true;
+/** The lane of the caller's connections: its `withConnectionPriority`, else 'other'. */
+export function connectionLane(): ConnectionPriority | 'other' {
+  return connectionPriority.getStore() ?? 'other';
 }
 
 /** The same message as pg-pool's own wait timeout, so `isDatabaseUnavailable` reads it the same. */
@@ -30,13 +37,12 @@ interface Waiter {
 }
 
 /**
- * `max` permits, one per pooled connection, handed to priority waiters first. The pool never has
+ * `max` permits, one per pooled connection, handed out lane by lane (LANES). The pool never has
  * more clients out than permits, so pg-pool's own queue stays empty and this one decides the order.
  */
 export class ConnectionPermits {
   private free: number;
-  private readonly priority: Waiter[] = [];
-  private readonly others: Waiter[] = [];
+  private readonly queues = new Map<ConnectionPriority | 'other', Waiter[]>(LANES.map((lane) => [lane, []]));
 
   constructor(
     max: number,
@@ -48,12 +54,12 @@ export class ConnectionPermits {
   }
 
   /** Resolves once a permit is the caller's; rejects after `waitTimeoutMs` (0: waits without bound). */
-  acquire(first: boolean): Promise<void> {
+  acquire(lane: ConnectionPriority | 'other'): Promise<void> {
     if (this.free > 0) {
       this.free -= 1;
       return Promise.resolve();
     }
-    const queue = first ? this.priority : this.others;
+    const queue = this.queues.get(lane)!;
     return new Promise<void>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const waiter: Waiter = {
@@ -72,15 +78,13 @@ export class ConnectionPermits {
     });
   }
 
-  /** A permit comes back: to the first priority waiter, else the first other one, else it is free. */
+  /** A permit comes back: to the first waiter of the first lane that has one, else it is free. */
   release(): void {
-    const next = this.priority.shift() ?? this.others.shift();
-    if (next) next.grant();
-    else this.free += 1;
-  }
-
-  get waiting(): { priority: number; others: number } {
-    return { priority: this.priority.length, others: this.others.length };
+    for (const lane of LANES) {
+      const next = this.queues.get(lane)!.shift();
+      if (next) return next.grant();
+    }
+    this.free += 1;
   }
 }
 
@@ -105,7 +109,7 @@ export class PrioritizedPool extends pg.Pool {
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
-    const checkout = this.permits.acquire(isPriorityWork()).then(() =>
+    const checkout = this.permits.acquire(connectionLane()).then(() =>
       super.connect().then(
         (client) => this.returningPermit(client),
         (error: unknown) => {

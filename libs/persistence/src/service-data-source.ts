@@ -50,7 +50,7 @@ export function serviceDataSourceOptions(options: ServiceDataSourceOptions): Dat
     migrationsRun: false,
     logging: ['error'],
     applicationName: options.applicationName ?? options.schema,
-    // Connections go to the quotes and commands a client waits on first (asPriorityWork), then in order.
+    // Connections go to the commands, then the quotes, a client waits on first (withConnectionPriority).
     driver: prioritizedPgDriver,
     extra: {
       // Statements sent over and over are prepared once per connection (see PreparingClient).
