@@ -4,6 +4,7 @@ import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm'
 import { assertIdentifier, databaseNameOf, ensureDatabase, ensureSchema } from './database-url';
 import { connectPgClient } from './pg-connection';
 import { PreparingClient } from './prepared-statements';
+import { prioritizedPgDriver } from './prioritized-pool';
 
 export interface ServiceDataSourceOptions {
   /** The app's connection URL (DatabaseEnvironment.databaseUrl: TLS settings as libpq parameters). */
@@ -49,6 +50,8 @@ export function serviceDataSourceOptions(options: ServiceDataSourceOptions): Dat
     migrationsRun: false,
     logging: ['error'],
     applicationName: options.applicationName ?? options.schema,
+    // Connections go to the commands, then the quotes, a client waits on first (withConnectionPriority).
+    driver: prioritizedPgDriver,
     extra: {
       // Statements sent over and over are prepared once per connection (see PreparingClient).
       Client: PreparingClient,

@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } fr
 import { Reflector } from '@nestjs/core';
 import { catchError, from, mergeMap, Observable, of } from 'rxjs';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
+import { withConnectionPriority } from '@swapgw/persistence';
 import { ReplayedApiError } from '../common/errors/api-error';
 import { mapException } from '../common/errors/exception-mapping';
 import type { GatewayReply, GatewayRequest } from '../common/http/gateway-request';
@@ -25,7 +26,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (context.getType() !== 'http') return next.handle();
     const options = this.reflector.get<IdempotentOptions | undefined>(IDEMPOTENT_ROUTE, context.getHandler());
     if (!options) return next.handle();
+    // A command its client waits on (a build, an order): its claim, its handler's statements and the
+    // claim's completion take the gateway's next free database connection ahead of quotes, polls and
+    // projections (the handler runs in this context: Nest binds next.handle() to it).
+    return withConnectionPriority('command', () => this.claimAndRun(context, next, options));
+  }
 
+  private async claimAndRun(
+    context: ExecutionContext,
+    next: CallHandler,
+    options: IdempotentOptions,
+  ): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<GatewayRequest>();
     const reply = context.switchToHttp().getResponse<GatewayReply>();
     const { key } = resolveIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER], options.required);

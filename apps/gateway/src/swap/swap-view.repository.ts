@@ -98,23 +98,36 @@ export class SwapViewRepository {
       ? `, "created" AS (SELECT 1 FROM "written" WHERE "inserted"),
          "completed" AS (${completing.completeFor('created', parameters)})`
       : '';
-    // One statement: the row, or the quoted figures added to the projector's row and its notification.
-    const rows: Array<{ inserted: boolean; completed?: boolean }> = await writer.query(
-      `WITH "written" AS (
-         INSERT INTO "gateway"."swap_views" ("swap_id", "owner", "status", "step_current", "step_total", "quoted", "created_at_ms", "updated_at_ms")
-         VALUES ($1, $2, $3, 1, $4, $6::jsonb, $5, $5)
-         ON CONFLICT ("swap_id") DO UPDATE SET "quoted" = EXCLUDED."quoted"
-           WHERE "swap_views"."quoted" IS NULL AND EXCLUDED."quoted" IS NOT NULL
-         RETURNING "swap_id", (xmax = 0) AS "inserted")${completion}
-       SELECT "inserted", CASE WHEN "inserted" THEN NULL ELSE pg_notify($7, "swap_id"::text) END AS "notified"${
-         completing ? ', EXISTS (SELECT 1 FROM "completed") AS "completed"' : ''
-       } FROM "written"`,
-      parameters,
-    );
-    const inserted = rows[0]?.inserted === true;
-    if (rows.length > 0 && !inserted) this.changes.cache.invalidate(swapId);
-    if (rows[0]?.completed === true) completing?.completed();
-    return inserted;
+    // The row this creates is the one the swap's first poll reads: outside a caller's transaction
+    // (committed when the statement returns) it goes into the cache of views as a read would, so
+    // that poll is answered from memory. A change announced meanwhile keeps it out (finishRead).
+    const cache = this.changes.cache;
+    const read = manager ? undefined : cache.beginRead(swapId);
+    let created: SwapViewEntity | null = null;
+    try {
+      // One statement: the row, or the quoted figures added to the projector's row and its notification.
+      const rows: Array<Record<string, unknown> & { inserted: boolean; completed?: boolean }> =
+        await writer.query(
+          `WITH "written" AS (
+           INSERT INTO "gateway"."swap_views" ("swap_id", "owner", "status", "step_current", "step_total", "quoted", "created_at_ms", "updated_at_ms")
+           VALUES ($1, $2, $3, 1, $4, $6::jsonb, $5, $5)
+           ON CONFLICT ("swap_id") DO UPDATE SET "quoted" = EXCLUDED."quoted"
+             WHERE "swap_views"."quoted" IS NULL AND EXCLUDED."quoted" IS NOT NULL
+           RETURNING ${this.rows.columns()}, (xmax = 0) AS "inserted")${completion}
+         SELECT ${this.rows.columns('"written"')}, "inserted",
+           CASE WHEN "inserted" THEN NULL ELSE pg_notify($7, "swap_id"::text) END AS "notified"${
+             completing ? ', EXISTS (SELECT 1 FROM "completed") AS "completed"' : ''
+           } FROM "written"`,
+          parameters,
+        );
+      const inserted = rows[0]?.inserted === true;
+      if (rows.length > 0 && !inserted) cache.invalidate(swapId);
+      if (rows[0]?.completed === true) completing?.completed();
+      if (inserted) created = this.rows.entityOf(rows[0]);
+      return inserted;
+    } finally {
+      if (read) cache.finishRead(read, created, this.clock.nowMs());
+    }
   }
 
   /**

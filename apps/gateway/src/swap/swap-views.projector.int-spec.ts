@@ -179,6 +179,55 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     }
   });
 
+  it('answers the first poll after a build from the row the build created, until the projector changes it', async () => {
+    const other = await new DataSource(
+      gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1),
+    ).initialize();
+    const changes = new SwapViewChanges(other, cacheConfig);
+    const otherViews = new SwapViewRepository(other, changes, new SystemClock());
+    await changes.onModuleInit();
+    try {
+      const swapId = randomUUID();
+      expect(await otherViews.ensureCreated(swapId, 'alice', 'planning', null, 1)).toBe(true);
+      const asCreated = await viewOf(swapId);
+      // Changed behind the cache's back (no NOTIFY): a poll that read the row would see it.
+      await db.query(`UPDATE "gateway"."swap_views" SET "updated_at_ms" = 6 WHERE "swap_id" = $1`, [swapId]);
+      // The first poll is answered from memory: the row exactly as the build created it.
+      const created = await otherViews.findOwned(swapId, 'alice');
+      expect(created).toEqual(asCreated);
+      expect(created).toMatchObject({
+        swapId,
+        owner: 'alice',
+        status: 'planning',
+        stepCurrent: 1,
+        updatedAtMs: 1,
+      });
+      expect(await otherViews.findOwned(swapId, 'mallory')).toBeNull();
+      // The projector's change (with its NOTIFY) drops it: the next poll reads the projected row.
+      const changed = changes.watch(swapId);
+      await publish([
+        createEnvelope(SwapEventTypes.created, swapId, {
+          swapId,
+          status: 'planning',
+          owner: 'alice',
+          quoteId: 'q',
+          routeId: 'r',
+          fromChain: 'devnet-a',
+          toChain: 'devnet-a',
+          userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          stepCount: 2,
+          createdAtMs: 1,
+        }),
+      ]);
+      expect(await changed.changedOrDeadline(Date.now() + 30_000)).toBe(true);
+      changed.close();
+      expect(await otherViews.findOwned(swapId, 'alice')).toMatchObject({ stepTotal: 2 });
+    } finally {
+      await changes.onModuleDestroy();
+      await other.destroy();
+    }
+  });
+
   it('follows a swap from created to completed, and a replay of its events changes nothing', async () => {
     const swapId = randomUUID();
     const step = (current: number) => ({ current, total: 2 });
