@@ -1,26 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ensureDatabase } from './database-url';
 import { statementNames } from './prepared-statements';
-import { serviceDataSourceOptions } from './service-data-source';
+import { oneConnectionDataSource } from './persistence-test-support';
 import { transactionStartingWith } from './transaction-starting-with';
-
-const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/swapgw_dev_persistence';
 
 describe('prepared statements of a service DataSource (PostgreSQL)', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    await ensureDatabase(databaseUrl);
-    dataSource = await new DataSource(
-      serviceDataSourceOptions({
-        url: databaseUrl,
-        schema: 'public',
-        entities: [],
-        migrations: [],
-        poolSize: 1,
-      }),
-    ).initialize();
+    dataSource = await oneConnectionDataSource();
   });
 
   afterAll(async () => {

@@ -1,25 +1,13 @@
 import { DataSource, QueryRunner } from 'typeorm';
-import { ensureDatabase } from './database-url';
 import { isDatabaseUnavailable } from './database-errors';
 import { PrioritizedPool, withConnectionPriority } from './prioritized-pool';
-import { serviceDataSourceOptions } from './service-data-source';
-
-const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/swapgw_dev_persistence';
+import { oneConnectionDataSource, persistenceTestDatabaseUrl } from './persistence-test-support';
 
 describe('a service DataSource whose connections go to commands, then requests, then the rest (PostgreSQL)', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    await ensureDatabase(databaseUrl);
-    dataSource = await new DataSource(
-      serviceDataSourceOptions({
-        url: databaseUrl,
-        schema: 'public',
-        entities: [],
-        migrations: [],
-        poolSize: 1,
-      }),
-    ).initialize();
+    dataSource = await oneConnectionDataSource();
   });
 
   afterAll(async () => {
@@ -80,7 +68,11 @@ describe('a service DataSource whose connections go to commands, then requests, 
   });
 
   it('bounds the wait for a connection with the pool wait timeout, as pg-pool does (read as unavailable)', async () => {
-    const pool = new PrioritizedPool({ connectionString: databaseUrl, max: 1, connectionTimeoutMillis: 200 });
+    const pool = new PrioritizedPool({
+      connectionString: persistenceTestDatabaseUrl,
+      max: 1,
+      connectionTimeoutMillis: 200,
+    });
     try {
       const client = await pool.connect();
       const waited = pool.connect().then(

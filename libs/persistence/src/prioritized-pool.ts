@@ -42,7 +42,11 @@ interface Waiter {
  */
 export class ConnectionPermits {
   private free: number;
-  private readonly queues = new Map<ConnectionPriority | 'other', Waiter[]>(LANES.map((lane) => [lane, []]));
+  private readonly queues: Record<ConnectionPriority | 'other', Waiter[]> = {
+    command: [],
+    request: [],
+    other: [],
+  };
 
   constructor(
     max: number,
@@ -59,7 +63,7 @@ export class ConnectionPermits {
       this.free -= 1;
       return Promise.resolve();
     }
-    const queue = this.queues.get(lane)!;
+    const queue = this.queues[lane];
     return new Promise<void>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const waiter: Waiter = {
@@ -81,7 +85,7 @@ export class ConnectionPermits {
   /** A permit comes back: to the first waiter of the first lane that has one, else it is free. */
   release(): void {
     for (const lane of LANES) {
-      const next = this.queues.get(lane)!.shift();
+      const next = this.queues[lane].shift();
       if (next) return next.grant();
     }
     this.free += 1;

@@ -33,6 +33,41 @@ const cacheConfig = {
   SWAP_EVENT_RETENTION_HOURS: 24,
 } as GatewayConfig;
 
+/**
+ * Another gateway instance beside the projector's: its own DataSource, LISTEN connection and cache
+ * of views, for `work`, then closed.
+ */
+async function asAnotherInstance(
+  work: (instance: { changes: SwapViewChanges; views: SwapViewRepository }) => Promise<void>,
+): Promise<void> {
+  const other = await new DataSource(
+    gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1),
+  ).initialize();
+  const changes = new SwapViewChanges(other, cacheConfig);
+  await changes.onModuleInit();
+  try {
+    await work({ changes, views: new SwapViewRepository(other, changes, new SystemClock()) });
+  } finally {
+    await changes.onModuleDestroy();
+    await other.destroy();
+  }
+}
+
+/** swap.created of alice's swap on devnet-a, as the planner publishes it. */
+const swapCreated = (swapId: string, stepCount: number) =>
+  createEnvelope(SwapEventTypes.created, swapId, {
+    swapId,
+    status: 'planning',
+    owner: 'alice',
+    quoteId: 'q',
+    routeId: 'r',
+    fromChain: 'devnet-a',
+    toChain: 'devnet-a',
+    userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    stepCount,
+    createdAtMs: 1,
+  });
+
 @Module({
   imports: [
     TypeOrmModule.forRoot(gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 3)),
@@ -116,28 +151,11 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
 
   it('wakes a build waiting on another connection (another gateway instance) as soon as the swap is projected, and drops its cached view', async () => {
     // Another instance: its own DataSource and LISTEN connection, not the projector's.
-    const other = await new DataSource(
-      gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1),
-    ).initialize();
-    const changes = new SwapViewChanges(other, cacheConfig);
-    const otherViews = new SwapViewRepository(other, changes, new SystemClock());
-    await changes.onModuleInit();
-    try {
+    await asAnotherInstance(async ({ changes, views: otherViews }) => {
       const swapId = randomUUID();
       const unrelated = changes.watch(randomUUID());
       const watch = changes.watch(swapId);
-      const created = createEnvelope(SwapEventTypes.created, swapId, {
-        swapId,
-        status: 'planning',
-        owner: 'alice',
-        quoteId: 'q',
-        routeId: 'r',
-        fromChain: 'devnet-a',
-        toChain: 'devnet-a',
-        userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-        stepCount: 1,
-        createdAtMs: 1,
-      });
+      const created = swapCreated(swapId, 1);
       const deadline = Date.now() + 30_000;
       await publish([created]);
       expect(await watch.changedOrDeadline(deadline)).toBe(true); // told, not timed out
@@ -173,20 +191,11 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
         status: 'awaiting_signature',
         payload: { type: 'evm-transaction' },
       });
-    } finally {
-      await changes.onModuleDestroy();
-      await other.destroy();
-    }
+    });
   });
 
   it('answers the first poll after a build from the row the build created, until the projector changes it', async () => {
-    const other = await new DataSource(
-      gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 1),
-    ).initialize();
-    const changes = new SwapViewChanges(other, cacheConfig);
-    const otherViews = new SwapViewRepository(other, changes, new SystemClock());
-    await changes.onModuleInit();
-    try {
+    await asAnotherInstance(async ({ changes, views: otherViews }) => {
       const swapId = randomUUID();
       expect(await otherViews.ensureCreated(swapId, 'alice', 'planning', null, 1)).toBe(true);
       const asCreated = await viewOf(swapId);
@@ -205,45 +214,18 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
       expect(await otherViews.findOwned(swapId, 'mallory')).toBeNull();
       // The projector's change (with its NOTIFY) drops it: the next poll reads the projected row.
       const changed = changes.watch(swapId);
-      await publish([
-        createEnvelope(SwapEventTypes.created, swapId, {
-          swapId,
-          status: 'planning',
-          owner: 'alice',
-          quoteId: 'q',
-          routeId: 'r',
-          fromChain: 'devnet-a',
-          toChain: 'devnet-a',
-          userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-          stepCount: 2,
-          createdAtMs: 1,
-        }),
-      ]);
+      await publish([swapCreated(swapId, 2)]);
       expect(await changed.changedOrDeadline(Date.now() + 30_000)).toBe(true);
       changed.close();
       expect(await otherViews.findOwned(swapId, 'alice')).toMatchObject({ stepTotal: 2 });
-    } finally {
-      await changes.onModuleDestroy();
-      await other.destroy();
-    }
+    });
   });
 
   it('follows a swap from created to completed, and a replay of its events changes nothing', async () => {
     const swapId = randomUUID();
     const step = (current: number) => ({ current, total: 2 });
     const payload = { type: 'evm-transaction', transaction: { chainId: '31337', nonce: '3' } };
-    const created = createEnvelope(SwapEventTypes.created, swapId, {
-      swapId,
-      status: 'planning',
-      owner: 'alice',
-      quoteId: 'q',
-      routeId: 'r',
-      fromChain: 'devnet-a',
-      toChain: 'devnet-a',
-      userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      stepCount: 2,
-      createdAtMs: 1,
-    });
+    const created = swapCreated(swapId, 2);
     const ready = createEnvelope(SwapEventTypes.signingReady, swapId, {
       swapId,
       status: 'awaiting_signature',
