@@ -15,6 +15,7 @@ import {
   solanaBridgeReleaseMemo,
   solanaDepositNonce,
 } from '@swapgw/chains/solana-bridge';
+import { EvmBridgeDeposits } from './evm-bridge-deposits';
 import { CometClients } from './ibc-packet-reader';
 
 /** How many of the vault's newest transactions are searched for the release (newest first). */
@@ -51,7 +52,9 @@ export abstract class CctpMintReader {
  * (`chain` the Solana chain, `txHash` the deposit's signature): the message Noble received for it,
  * source domain 5 and the deposit's nonce (the first 32 bytes of its signature, as the bridge's
  * Solana end numbers deposits), found by its `circle.cctp.v1.MessageReceived` event (`tx_search`);
- * a Bitcoin deposit towards Noble likewise (nobleMintOfBitcoinDeposit). A burn on Noble towards Solana and Bitcoin: the
+ * a Bitcoin deposit towards Noble likewise (nobleMintOfBitcoinDeposit), and an EVM deposit towards Noble
+ * (evmDepositMintOf: the EVM chain's bridge id as source domain, the `DepositTo` nonce of the step's
+ * receipt). A burn on Noble towards Solana and Bitcoin: the
  * burn's `circle.cctp.v1.DepositForBurn` event read from Noble's `/tx` (its nonce and destination
  * domain), then the destination end's release of that nonce, as a client reads it. On Solana: a
  * transaction of the vault's history whose memo is `swapgw-bridge-release:<Noble's bridge id>:<nonce>`
@@ -64,17 +67,20 @@ export abstract class CctpMintReader {
 @Injectable()
 export class DevnetBridgeMintReader extends CctpMintReader {
   private readonly clients: CometClients;
+  private readonly evmDeposits: EvmBridgeDeposits;
   private connection: Connection | undefined;
 
   constructor(private readonly registry: ChainRegistry) {
     super();
     this.clients = new CometClients(registry);
+    this.evmDeposits = new EvmBridgeDeposits(registry);
   }
 
   async mintOf(chain: string, txHash: string): Promise<CctpMintProgress | null> {
     const family = this.registry.get(chain).family;
     if (family === 'solana') return this.solanaDepositMintOf(txHash);
     if (family === 'bitcoin') return this.nobleMintOfBitcoinDeposit(txHash);
+    if (family === 'evm') return this.evmDepositMintOf(chain, txHash);
     const tx = await this.clients.of(chain).committedTx(txHash);
     const burn = tx ? cctpBurnOf(tx) : undefined;
     if (!burn) return null;
@@ -121,6 +127,21 @@ export class DevnetBridgeMintReader extends CctpMintReader {
    */
   private nobleMintOfBitcoinDeposit(txid: string): Promise<CctpMintProgress> {
     return this.nobleMintOf(DEVNET_BITCOIN_CCTP_DOMAIN, bitcoinDepositNonce(txid.toLowerCase()).toString());
+  }
+
+  /**
+   * An EVM deposit into the devnet bridge towards Noble (the wallet's `depositTo`, or the relayer's
+   * transaction running its intent): the message of the EVM chain's bridge id as source domain and
+   * the nonce of the receipt's `DepositTo` to Noble; null while the receipt is not readable.
+   */
+  private async evmDepositMintOf(chain: string, txHash: string): Promise<CctpMintProgress | null> {
+    const deposit = await this.evmDeposits.depositToOf(
+      chain,
+      txHash,
+      (each) => each.destinationChainId === BigInt(NOBLE_BRIDGE_CHAIN_ID),
+      'Noble',
+    );
+    return deposit ? this.nobleMintOf(deposit.sourceDomain, deposit.nonce) : null;
   }
 
   /** Noble's mint of the message of `sourceDomain` and `nonce` (cctpMessageReceivedTx), when found. */

@@ -2,9 +2,15 @@ import { Logger } from '@nestjs/common';
 import type { FakeMints } from '../../../test/support/settlement-fakes';
 import { SettlementBench } from '../../../test/support/settlement-bench';
 import type { SettlementPoller } from '../settlement-poller';
+import { ManualClock } from '@swapgw/runtime';
+import { devnetBridgeInterface } from '@swapgw/chains/families';
+import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../../test/support/swap-fakes';
+import { buildRequestFor, NOW_MS, planFor } from '../../../test/support/swap-fixtures';
+import { SwapPlanner } from '../swap-planner.service';
 
 const BURN_HASH = 'AB'.repeat(32);
 const MINT_SIGNATURE = '5'.repeat(87);
+const BRIDGE = '0x' + 'b7'.repeat(20);
 
 describe('SettlementPoller: CCTP mints of burns on Noble', () => {
   let store: SettlementBench['store'];
@@ -56,5 +62,61 @@ describe('SettlementPoller: CCTP mints of burns on Noble', () => {
     mints.answer = { nonce: '3', destinationChain: 'solana-devnet', mintTxHash: MINT_SIGNATURE };
     expect(await settlement.checkOnce('cctp')).toBe(1);
     expect(store.swap(swapId).status).toBe('completed');
+  });
+});
+
+describe('SwapPlanner with a devnet-bridge deposit from an EVM chain towards Noble', () => {
+  const NOBLE_RECIPIENT = 'noble1qurswpc8qurswpc8qurswpc8qurswpc8msjjc0';
+
+  it('plans the approve of the bridge and its depositTo, only the deposit settled by Noble’s mint', async () => {
+    const store = new InMemorySwapRepository();
+    const planner = new SwapPlanner(
+      store,
+      new FakeSwapChains({ 'devnet-a': { evmChainId: 31337 }, 'noble-devnet': { family: 'cosmos' } }),
+      plannerConfigOf(),
+      new ManualClock(NOW_MS),
+    );
+    const usdc = planFor('q-noble').tokenIn;
+    const uusdc = { chain: 'noble-devnet', symbol: 'USDC', address: 'uusdc', decimals: 6 };
+    const amounts = { amountIn: '1500000', expectedAmountOut: '1499250' };
+    const plan = {
+      ...planFor('q-noble'),
+      toChain: 'noble-devnet',
+      tokenOut: uusdc,
+      ...amounts,
+      providers: ['devnet-bridge'],
+      legs: [
+        {
+          kind: 'bridge' as const,
+          chain: 'devnet-a',
+          provider: 'devnet-bridge',
+          tokenIn: usdc,
+          tokenOut: uusdc,
+          ...amounts,
+          minAmountOut: '1499250',
+          spender: BRIDGE,
+          destinationChain: 'noble-devnet',
+          destinationBridgeChainId: 4,
+          estimatedDurationSeconds: 10,
+        },
+      ],
+    };
+    const { swapId } = await planner.build({
+      ...buildRequestFor(plan, 'swap-noble'),
+      recipient: NOBLE_RECIPIENT,
+      gasPayment: 'user',
+    });
+    const steps = store.stepsOf(swapId);
+    expect(steps.map((step) => [step.kind, step.settlement])).toEqual([
+      ['approve', null],
+      ['bridge', 'cctp'],
+    ]);
+    const deposit = steps[1].spec as { call?: { to: string; data: string } };
+    expect(deposit.call?.to).toBe(BRIDGE);
+    const [amount, destinationChainId] = devnetBridgeInterface.decodeFunctionData(
+      'depositTo',
+      deposit.call!.data,
+    );
+    expect([amount, destinationChainId]).toEqual([1_500_000n, 4n]);
   });
 });
