@@ -165,6 +165,10 @@ describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
       `circle.cctp.v1.MessageReceived.source_domain='${devnet.chain('devnet-a').chainId}' AND circle.cctp.v1.MessageReceived.nonce='"${depositTo!.args.nonce}"'`,
     );
     expect(mint?.code).toBe(0);
+    // Completed after the mint, not at the deposit's confirmation: the deposit's step was confirmed no
+    // earlier than the Noble block that minted it.
+    const mintBlock = await noble0.getBlock(mint!.height);
+    expect(result.swap.steps.at(-1)!.confirmedAtMs).toBeGreaterThanOrEqual(Date.parse(mintBlock.header.time));
   });
 
   it('USDC on Solana → USDC on Noble for a wallet without SOL: one deposit, the service’s fee payer pays; completed once Noble minted it', async () => {
