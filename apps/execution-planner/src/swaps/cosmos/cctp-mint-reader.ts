@@ -9,7 +9,12 @@ import {
   DEVNET_BITCOIN_CCTP_DOMAIN,
   NOBLE_BRIDGE_CHAIN_ID,
 } from '@swapgw/chains/families';
-import { bitcoinBridgeReleaseMemo, bitcoinDepositNonce, opReturnText } from '@swapgw/chains/bitcoin-bridge';
+import {
+  bitcoinBridgeRefundMemo,
+  bitcoinBridgeReleaseMemo,
+  bitcoinDepositNonce,
+  opReturnText,
+} from '@swapgw/chains/bitcoin-bridge';
 import {
   SOLANA_BRIDGE_CHAIN_ID,
   solanaBridgeReleaseMemo,
@@ -37,6 +42,11 @@ export interface CctpMintProgress {
   destinationChain: string;
   /** The destination's transaction that paid the burn out; null while it has not. */
   mintTxHash: string | null;
+  /**
+   * The source end's transaction that sent the deposit back instead (a Bitcoin deposit towards Noble
+   * the vault refunded: its minimum not met, its recipient not paid); absent while there is none.
+   */
+  refundTxHash?: string;
 }
 
 /**
@@ -52,7 +62,7 @@ export abstract class CctpMintReader {
  * (`chain` the Solana chain, `txHash` the deposit's signature): the message Noble received for it,
  * source domain 5 and the deposit's nonce (the first 32 bytes of its signature, as the bridge's
  * Solana end numbers deposits), found by its `circle.cctp.v1.MessageReceived` event (`tx_search`);
- * a Bitcoin deposit towards Noble likewise (nobleMintOfBitcoinDeposit), and an EVM deposit towards Noble
+ * a Bitcoin deposit towards Noble likewise, or the vault's refund of it (nobleMintOfBitcoinDeposit), and an EVM deposit towards Noble
  * (evmDepositMintOf: the EVM chain's bridge id as source domain, the `DepositTo` nonce of the step's
  * receipt). A burn on Noble towards Solana and Bitcoin: the
  * burn's `circle.cctp.v1.DepositForBurn` event read from Noble's `/tx` (its nonce and destination
@@ -122,11 +132,22 @@ export class DevnetBridgeMintReader extends CctpMintReader {
 
   /**
    * A Bitcoin deposit into the bridge's Bitcoin end towards Noble: the message of the devnet's
-   * Bitcoin domain with the deposit's txid as nonce (bitcoinDepositNonce). A deposit the vault
-   * refunded (its minimum not met) is never minted: the step waits until the swap expires.
+   * Bitcoin domain with the deposit's txid as nonce (bitcoinDepositNonce). While Noble has not minted
+   * it, the vault's refund of it is looked for: a confirmed spend of the vault whose OP_RETURN is
+   * `swapgw-bridge-refund:<txid as base64url>` (bitcoinBridgeRefundMemo), as the vault records every
+   * refund of a deposit it does not relay (its minimum not met, its recipient not paid).
    */
-  private nobleMintOfBitcoinDeposit(txid: string): Promise<CctpMintProgress> {
-    return this.nobleMintOf(DEVNET_BITCOIN_CCTP_DOMAIN, bitcoinDepositNonce(txid.toLowerCase()).toString());
+  private async nobleMintOfBitcoinDeposit(txid: string): Promise<CctpMintProgress> {
+    const id = txid.toLowerCase();
+    const progress = await this.nobleMintOf(DEVNET_BITCOIN_CCTP_DOMAIN, bitcoinDepositNonce(id).toString());
+    const bitcoin = this.registry.manifest?.bitcoin;
+    if (progress.mintTxHash !== null || !bitcoin) return progress;
+    const refund = await bitcoinVaultPayout(
+      bitcoin.esploraUrl,
+      bitcoin.bridge.vault,
+      bitcoinBridgeRefundMemo(id),
+    );
+    return refund ? { ...progress, refundTxHash: refund } : progress;
   }
 
   /**

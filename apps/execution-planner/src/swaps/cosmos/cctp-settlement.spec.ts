@@ -7,10 +7,12 @@ import { devnetBridgeInterface } from '@swapgw/chains/families';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../../test/support/swap-fakes';
 import { buildRequestFor, NOW_MS, planFor } from '../../../test/support/swap-fixtures';
 import { SwapPlanner } from '../swap-planner.service';
+import { BRIDGE_REFUNDED } from '../swap-progress.service';
 
 const BURN_HASH = 'AB'.repeat(32);
 const MINT_SIGNATURE = '5'.repeat(87);
 const BRIDGE = '0x' + 'b7'.repeat(20);
+const REFUND_TXID = 'c4'.repeat(32);
 
 describe('SettlementPoller: CCTP mints of burns on Noble', () => {
   let store: SettlementBench['store'];
@@ -51,6 +53,25 @@ describe('SettlementPoller: CCTP mints of burns on Noble', () => {
     expect(store.stepsOf(swapId)[1].status).toBe('confirmed');
     expect(store.messagesOf(swapId).map((m) => m.type)).toEqual(['swap.step-confirmed', 'swap.completed']);
     // Decided once: nothing is left settling.
+    expect(await settlement.checkOnce('cctp')).toBe(0);
+  });
+
+  it('fails the swap with BRIDGE_REFUNDED, the refund in the details, when the source end sent the deposit back', async () => {
+    const swapId = await burnConfirmed();
+    mints.answer = {
+      nonce: '7',
+      destinationChain: 'noble-devnet',
+      mintTxHash: null,
+      refundTxHash: REFUND_TXID,
+    };
+    expect(await settlement.checkOnce('cctp')).toBe(1);
+    expect(store.swap(swapId)).toMatchObject({
+      status: 'failed',
+      failureReason: BRIDGE_REFUNDED,
+      failureDetails: expect.objectContaining({ txHash: BURN_HASH, refundTxIds: [REFUND_TXID] }),
+    });
+    expect(store.stepsOf(swapId)[1].status).toBe('failed');
+    expect(store.messagesOf(swapId).map((m) => m.type)).toEqual(['swap.failed']);
     expect(await settlement.checkOnce('cctp')).toBe(0);
   });
 
