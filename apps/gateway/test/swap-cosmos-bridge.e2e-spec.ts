@@ -3,12 +3,17 @@ import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import { amountAfterBridgeFee, MEMO_PROGRAM_ID, solanaDepositNonce } from '@swapgw/chains/solana-bridge';
-import { DEVNET_MNEMONIC, solanaConnection, solanaTestWallet } from '@swapgw/devnet';
+import {
+  DEVNET_BRIDGE_DEPOSIT_TO_ABI,
+  DEVNET_MNEMONIC,
+  solanaConnection,
+  solanaTestWallet,
+} from '@swapgw/devnet';
 import { cosmosSigner, createGatewayClient, ethersSigner, runSwap, type RunSwapEvent } from '@swapgw/sdk';
 import { waitFor } from '@swapgw/testing';
 import { solanaSigner } from '@swapgw/sdk/solana';
 import { freshSolanaWalletWith, splBalanceOf } from '@swapgw/testing/solana';
-import { formatUnits, parseUnits, Wallet } from 'ethers';
+import { formatUnits, Interface, parseUnits, Wallet } from 'ethers';
 import { DevnetEvm } from './support/devnet-evm';
 import { connectE2eApi, type E2eApi } from './support/e2e-api';
 
@@ -107,7 +112,7 @@ describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
     );
   });
 
-  it('USDC on devnet-a → USDC on Noble for a zero-gas EVM wallet: typed data only, the Noble account credited', async () => {
+  it('USDC on devnet-a → USDC on Noble for a zero-gas EVM wallet: typed data only; completed once Noble minted it', async () => {
     const amount = 12_000_000n; // 12 USDC
     const wallet = await devnet.freshWalletHolding('devnet-a', 'USDC', amount, 6);
     const nobleRecipient = (
@@ -131,15 +136,39 @@ describe('USDC between Noble (CCTP) and the EVM devnets and Solana', () => {
       onEvent: (event) => events.push(event),
     });
     expect(result.swap).toMatchObject({ status: 'completed', failure: null });
+    // Minted on Noble when the swap says completed (settled by the mint): read at once, no waiting.
+    const credited = await nobleBalance(nobleRecipient);
+    expect(credited).toBe(parseUnits(quotedOf(events).route.minAmountOut, 6));
+    expect(credited).toBe(amountAfterBridgeFee(amount, manifest.bridge.feeBps));
     // The wallet signed typed data only (a permit, the intent): it never held gas.
     expect(events.filter((e) => e.type === 'signing').map((e) => e.payload.type)).not.toContain(
       'evm-transaction',
     );
     expect(await devnet.balanceOf('devnet-a', 'USDC', wallet.address)).toBe(0n);
     expect(await devnet.ethOf('devnet-a', wallet.address)).toBe(0n);
-    const minOut = parseUnits(quotedOf(events).route.minAmountOut, 6);
-    const credited = await paidOut(() => nobleBalance(nobleRecipient), 'the USDC minted on Noble');
-    expect(credited).toBe(minOut);
+
+    // GET /swap's last step: the relayer's transaction that ran the intent, confirmed once Noble's mint
+    // was read. Its receipt's DepositTo (to Noble's bridge id 4) numbers the message Noble minted:
+    // source domain devnet-a's bridge id (31337), the deposit's nonce.
+    expect(result.swap.steps.every((step) => step.status === 'confirmed')).toBe(true);
+    const deposit = result.swap.steps.at(-1)!.txHash!;
+    const receipt = await devnet.provider('devnet-a').getTransactionReceipt(deposit);
+    const bridge = new Interface(DEVNET_BRIDGE_DEPOSIT_TO_ABI);
+    const [depositTo] = receipt!.logs
+      .filter((log) => log.address.toLowerCase() === devnet.chain('devnet-a').bridge.address.toLowerCase())
+      .map((log) => bridge.parseLog(log))
+      .filter((parsed) => parsed?.name === 'DepositTo');
+    expect(depositTo!.args.destinationChainId).toBe(4n);
+    const noble0 = await StargateClient.connect(noble.rpc);
+    clients.push(noble0);
+    const [mint] = await noble0.searchTx(
+      `circle.cctp.v1.MessageReceived.source_domain='${devnet.chain('devnet-a').chainId}' AND circle.cctp.v1.MessageReceived.nonce='"${depositTo!.args.nonce}"'`,
+    );
+    expect(mint?.code).toBe(0);
+    // Completed after the mint, not at the deposit's confirmation: the deposit's step was confirmed no
+    // earlier than the Noble block that minted it.
+    const mintBlock = await noble0.getBlock(mint!.height);
+    expect(result.swap.steps.at(-1)!.confirmedAtMs).toBeGreaterThanOrEqual(Date.parse(mintBlock.header.time));
   });
 
   it('USDC on Solana → USDC on Noble for a wallet without SOL: one deposit, the service’s fee payer pays; completed once Noble minted it', async () => {

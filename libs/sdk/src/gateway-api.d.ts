@@ -1805,7 +1805,7 @@ export interface components {
             swapId: string;
         };
         SwapFailureDto: {
-            /** @description What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain); for BRIDGE_REFUNDED refundTxIds, the refund's transactions as THORChain names them; for FORWARD_FAILED payoutTxHash, packet and fundsAt ({chain, address, holder, recovery}: where the funds are and how they are recovered) */
+            /** @description What is known: step, chain, kind, message, txHash; for QUOTE_PRICE_CHANGED the route's expectedAmountOut and minAmountOut at the new price, the quoted ones, and heldToken (what the user holds instead, on its chain); for BRIDGE_REFUNDED refundTxIds, the refund's transactions (as THORChain names them, the source chain's IBC timeout or acknowledgement, or the devnet bridge's Bitcoin vault refund); for FORWARD_FAILED payoutTxHash, packet and fundsAt ({chain, address, holder, recovery}: where the funds are and how they are recovered) */
             details: {
                 [key: string]: unknown;
             } | null;

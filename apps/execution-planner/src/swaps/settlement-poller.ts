@@ -36,8 +36,10 @@ interface SettlementLane<Reading> {
  * (completed, refunded with BRIDGE_REFUNDED, or waiting). An answer the protocol cannot give now
  * (down, an unexpected shape) is asked again at the next pass. Nothing lives in memory: a restarted
  * planner finds the steps still `settling` with their progress as last told, and two instances
- * decide a step once. Burns on Noble towards Solana wait for the mint there (CctpMintReader); bridge
- * deposits paying a Noble forwarding account wait for the route after it (NobleForwardingReader).
+ * decide a step once. Burns on Noble towards Solana and Bitcoin wait for the payout there, and
+ * deposits into the devnet bridge towards Noble (from an EVM chain, Solana, Bitcoin) for Noble's mint
+ * or, a Bitcoin deposit, the vault's refund (CctpMintReader); bridge deposits paying a Noble
+ * forwarding account wait for the route after it (NobleForwardingReader).
  */
 @Injectable()
 export class SettlementPoller implements OnApplicationBootstrap, OnModuleDestroy {

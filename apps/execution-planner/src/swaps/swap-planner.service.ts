@@ -452,17 +452,18 @@ function replayed(existing: SwapEntity, request: SwapBuildRequest): SwapBuildRes
 
 /**
  * The deposit of a `thorchain` leg is settled by THORChain: done when its tx/status says the
- * outbound went out, not when the deposit confirms (the approve before it is an ordinary step).
- * Other legs' steps are settled as the family of their chain says (its step builder's
- * settlementOf: a Cosmos `ibc` transfer by its packet's acknowledgement, a Noble burn towards
- * Solana by the mint there).
+ * outbound went out, not when the deposit confirms. Other legs' steps are settled as the family of
+ * their chain says (its step builder's settlementOf: a Cosmos `ibc` transfer by its packet's
+ * acknowledgement, a Noble burn towards Solana by the mint there, an EVM, Solana or Bitcoin deposit
+ * into the devnet bridge towards Noble by Noble's mint). An approve before a leg's own step is an
+ * ordinary step: its confirmation settles it.
  */
 function settlementOf(
   leg: { provider: string; chain: string; destinationChain?: string } | undefined,
   kind: string,
   familyOf: (chain: string) => ChainFamily,
 ): StepSettlement | null {
-  if (leg === undefined) return null;
-  if (leg.provider === THORCHAIN_PROVIDER && kind !== 'approve') return 'thorchain';
+  if (leg === undefined || kind === 'approve') return null;
+  if (leg.provider === THORCHAIN_PROVIDER) return 'thorchain';
   return stepSpecFamilyOf(familyOf(leg.chain)).settlementOf?.(leg, familyOf) ?? null;
 }

@@ -73,7 +73,9 @@ function priceChangeOf(step: SwapStepEntity, result: RepriceRouteLegResult): Rec
 
 /**
  * Reason of a failed swap whose bridge refunded its deposit (THORChain's tx/status: every planned
- * outbound a refund): the funds went back to the sender on the source chain, less the bridge's fee.
+ * outbound a refund; an IBC packet timed out or refused; the devnet bridge's Bitcoin vault sending a
+ * deposit towards Noble back): the funds went back to the sender on the source chain, less the
+ * bridge's fee.
  */
 export const BRIDGE_REFUNDED = 'BRIDGE_REFUNDED';
 
@@ -120,8 +122,15 @@ interface SettlementMove {
   /** Keeps the move on the step; the event telling it, from what every step event says (`facts`). */
   record(step: SwapStepEntity, facts: StepTransactionFacts): OutboxMessage<unknown>;
   /** The deposit went back to the sender: the step's failure reason, and what the swap's details add. */
-  refund: { reason: string; message: string; details: Record<string, unknown> } | null;
+  refund: SettlementRefund | null;
   completed: boolean;
+}
+
+/** A settling step's deposit sent back to its sender: the step's failure reason, what the swap's details add. */
+interface SettlementRefund {
+  reason: string;
+  message: string;
+  details: Record<string, unknown>;
 }
 
 /** Whether THORChain's progress as told (`told`) is `now`'s: same phase, streaming count, outbounds. */
@@ -305,16 +314,29 @@ export class SwapProgress {
 
   /**
    * Whether the USDC a `settling` cctp step burnt on Noble was minted on its destination
-   * (CctpMintReader: the burn's nonce, the destination bridge end's release of it). Minted, the step
-   * is confirmed and the swap moves on (`swap.step-confirmed`, then `swap.completed` on the last
-   * step); not yet, nothing changes. A burn has no refund: it waits until the mint is read or the
-   * swap expires. Ignored unless the step is still settling.
+   * (CctpMintReader: the burn's nonce, the destination bridge end's release of it), or what a deposit
+   * towards Noble paid was minted there. Minted, the step is confirmed and the swap moves on
+   * (`swap.step-confirmed`, then `swap.completed` on the last step); refunded by the source end
+   * instead (a Bitcoin deposit the vault sent back: `refundTxHash`), the step and the swap fail with
+   * BRIDGE_REFUNDED, the refund in `refundTxIds`; neither yet, nothing changes. A burn has no
+   * refund: it waits until the mint is read or the swap expires. Ignored unless the step is still
+   * settling.
    */
   async mintSeen(stepId: string, mint: CctpMintProgress): Promise<SettlementOutcome> {
-    if (mint.mintTxHash === null) return 'unchanged';
+    const refundTxHash = mint.mintTxHash === null ? mint.refundTxHash : undefined;
+    if (mint.mintTxHash === null && refundTxHash === undefined) return 'unchanged';
     return this.swaps.transaction(async (tx) => {
       const locked = await this.lockStep(tx, stepId, ['settling'], 'cctp mint');
       if (!locked) return 'ignored';
+      if (refundTxHash !== undefined) {
+        const reason = 'the bridge refunded the deposit instead of minting it on Noble';
+        await this.failRefunded(tx, locked, {
+          reason,
+          message: reason,
+          details: { refundTxIds: [refundTxHash] },
+        });
+        return 'refunded';
+      }
       locked.step.status = 'confirmed';
       await this.advance(tx, locked, locked.step.txHash ?? undefined);
       return 'completed';
@@ -439,24 +461,7 @@ export class SwapProgress {
       await this.save(tx, swap, this.clock.nowMs(), current);
       await tx.enqueue(told);
       if (move.refund) {
-        current.status = 'failed';
-        current.failureReason = move.refund.reason;
-        await this.terminate(
-          tx,
-          swap,
-          current,
-          'failed',
-          BRIDGE_REFUNDED,
-          {
-            step: positionOf(swap),
-            chain: current.chain,
-            kind: current.kind,
-            message: move.refund.message,
-            ...(current.txHash ? { txHash: current.txHash } : {}),
-            ...move.refund.details,
-          },
-          this.clock.nowMs(),
-        );
+        await this.failRefunded(tx, locked, move.refund);
         return 'refunded';
       }
       if (!move.completed) return 'moved';
@@ -464,6 +469,29 @@ export class SwapProgress {
       await this.advance(tx, locked, current.txHash ?? undefined);
       return 'completed';
     });
+  }
+
+  /** The settling step's deposit went back to its sender: the step and the swap fail with BRIDGE_REFUNDED. */
+  private async failRefunded(tx: SwapTransaction, locked: Locked, refund: SettlementRefund): Promise<void> {
+    const { swap, step } = locked;
+    step.status = 'failed';
+    step.failureReason = refund.reason;
+    await this.terminate(
+      tx,
+      swap,
+      step,
+      'failed',
+      BRIDGE_REFUNDED,
+      {
+        step: positionOf(swap),
+        chain: step.chain,
+        kind: step.kind,
+        message: refund.message,
+        ...(step.txHash ? { txHash: step.txHash } : {}),
+        ...refund.details,
+      },
+      this.clock.nowMs(),
+    );
   }
 
   async stepSkipped(event: SigningStepSkippedEvent, tx: SwapTransaction): Promise<void> {

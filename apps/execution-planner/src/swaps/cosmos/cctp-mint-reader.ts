@@ -9,12 +9,18 @@ import {
   DEVNET_BITCOIN_CCTP_DOMAIN,
   NOBLE_BRIDGE_CHAIN_ID,
 } from '@swapgw/chains/families';
-import { bitcoinBridgeReleaseMemo, bitcoinDepositNonce, opReturnText } from '@swapgw/chains/bitcoin-bridge';
+import {
+  bitcoinBridgeRefundMemo,
+  bitcoinBridgeReleaseMemo,
+  bitcoinDepositNonce,
+  opReturnText,
+} from '@swapgw/chains/bitcoin-bridge';
 import {
   SOLANA_BRIDGE_CHAIN_ID,
   solanaBridgeReleaseMemo,
   solanaDepositNonce,
 } from '@swapgw/chains/solana-bridge';
+import { EvmBridgeDeposits } from './evm-bridge-deposits';
 import { CometClients } from './ibc-packet-reader';
 
 /** How many of the vault's newest transactions are searched for the release (newest first). */
@@ -36,6 +42,11 @@ export interface CctpMintProgress {
   destinationChain: string;
   /** The destination's transaction that paid the burn out; null while it has not. */
   mintTxHash: string | null;
+  /**
+   * The source end's transaction that sent the deposit back instead (a Bitcoin deposit towards Noble
+   * the vault refunded: its minimum not met, its recipient not paid); absent while there is none.
+   */
+  refundTxHash?: string;
 }
 
 /**
@@ -51,7 +62,9 @@ export abstract class CctpMintReader {
  * (`chain` the Solana chain, `txHash` the deposit's signature): the message Noble received for it,
  * source domain 5 and the deposit's nonce (the first 32 bytes of its signature, as the bridge's
  * Solana end numbers deposits), found by its `circle.cctp.v1.MessageReceived` event (`tx_search`);
- * a Bitcoin deposit towards Noble likewise (nobleMintOfBitcoinDeposit). A burn on Noble towards Solana and Bitcoin: the
+ * a Bitcoin deposit towards Noble likewise, or the vault's refund of it (nobleMintOfBitcoinDeposit), and an EVM deposit towards Noble
+ * (evmDepositMintOf: the EVM chain's bridge id as source domain, the `DepositTo` nonce of the step's
+ * receipt). A burn on Noble towards Solana and Bitcoin: the
  * burn's `circle.cctp.v1.DepositForBurn` event read from Noble's `/tx` (its nonce and destination
  * domain), then the destination end's release of that nonce, as a client reads it. On Solana: a
  * transaction of the vault's history whose memo is `swapgw-bridge-release:<Noble's bridge id>:<nonce>`
@@ -64,17 +77,20 @@ export abstract class CctpMintReader {
 @Injectable()
 export class DevnetBridgeMintReader extends CctpMintReader {
   private readonly clients: CometClients;
+  private readonly evmDeposits: EvmBridgeDeposits;
   private connection: Connection | undefined;
 
   constructor(private readonly registry: ChainRegistry) {
     super();
     this.clients = new CometClients(registry);
+    this.evmDeposits = new EvmBridgeDeposits(registry);
   }
 
   async mintOf(chain: string, txHash: string): Promise<CctpMintProgress | null> {
     const family = this.registry.get(chain).family;
     if (family === 'solana') return this.solanaDepositMintOf(txHash);
     if (family === 'bitcoin') return this.nobleMintOfBitcoinDeposit(txHash);
+    if (family === 'evm') return this.evmDepositMintOf(chain, txHash);
     const tx = await this.clients.of(chain).committedTx(txHash);
     const burn = tx ? cctpBurnOf(tx) : undefined;
     if (!burn) return null;
@@ -116,11 +132,37 @@ export class DevnetBridgeMintReader extends CctpMintReader {
 
   /**
    * A Bitcoin deposit into the bridge's Bitcoin end towards Noble: the message of the devnet's
-   * Bitcoin domain with the deposit's txid as nonce (bitcoinDepositNonce). A deposit the vault
-   * refunded (its minimum not met) is never minted: the step waits until the swap expires.
+   * Bitcoin domain with the deposit's txid as nonce (bitcoinDepositNonce). While Noble has not minted
+   * it, the vault's refund of it is looked for: a confirmed spend of the vault whose OP_RETURN is
+   * `swapgw-bridge-refund:<txid as base64url>` (bitcoinBridgeRefundMemo), as the vault records every
+   * refund of a deposit it does not relay (its minimum not met, its recipient not paid).
    */
-  private nobleMintOfBitcoinDeposit(txid: string): Promise<CctpMintProgress> {
-    return this.nobleMintOf(DEVNET_BITCOIN_CCTP_DOMAIN, bitcoinDepositNonce(txid.toLowerCase()).toString());
+  private async nobleMintOfBitcoinDeposit(txid: string): Promise<CctpMintProgress> {
+    const id = txid.toLowerCase();
+    const progress = await this.nobleMintOf(DEVNET_BITCOIN_CCTP_DOMAIN, bitcoinDepositNonce(id).toString());
+    const bitcoin = this.registry.manifest?.bitcoin;
+    if (progress.mintTxHash !== null || !bitcoin) return progress;
+    const refund = await bitcoinVaultPayout(
+      bitcoin.esploraUrl,
+      bitcoin.bridge.vault,
+      bitcoinBridgeRefundMemo(id),
+    );
+    return refund ? { ...progress, refundTxHash: refund } : progress;
+  }
+
+  /**
+   * An EVM deposit into the devnet bridge towards Noble (the wallet's `depositTo`, or the relayer's
+   * transaction running its intent): the message of the EVM chain's bridge id as source domain and
+   * the nonce of the receipt's `DepositTo` to Noble; null while the receipt is not readable.
+   */
+  private async evmDepositMintOf(chain: string, txHash: string): Promise<CctpMintProgress | null> {
+    const deposit = await this.evmDeposits.depositToOf(
+      chain,
+      txHash,
+      (each) => each.destinationChainId === BigInt(NOBLE_BRIDGE_CHAIN_ID),
+      'Noble',
+    );
+    return deposit ? this.nobleMintOf(deposit.sourceDomain, deposit.nonce) : null;
   }
 
   /** Noble's mint of the message of `sourceDomain` and `nonce` (cctpMessageReceivedTx), when found. */

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { ChainRegistry } from '@swapgw/chains';
 import {
   CCTP_DOMAINS,
-  cctpDomainOfBridgeChain,
   cosmosRecipientBytes32,
   nobleForwardingProgress,
   type IbcCounterpartyOf,
@@ -11,13 +10,8 @@ import {
 import type { NobleForwardingSpec } from '@swapgw/contracts';
 import { solanaDepositNonce } from '@swapgw/chains/solana-bridge';
 import { bech32 } from '@scure/base';
-import { FetchRequest, Interface, JsonRpcProvider } from 'ethers';
+import { EvmBridgeDeposits } from './evm-bridge-deposits';
 import { CometClients } from './ibc-packet-reader';
-
-/** The devnet bridge's event of a deposit to a 32-byte recipient (its CCTP nonce). */
-const BRIDGE = new Interface([
-  'event DepositTo(uint256 indexed nonce, address indexed sender, bytes32 indexed recipient, uint256 destinationChainId, uint256 amount, uint256 amountAfterFee)',
-]);
 
 /** Where the route after a forwarding bridge is; null while the deposit's receipt is not readable. */
 export abstract class NobleForwardingReader {
@@ -39,11 +33,12 @@ export abstract class NobleForwardingReader {
 @Injectable()
 export class CometNobleForwardingReader extends NobleForwardingReader {
   private readonly clients: CometClients;
-  private readonly evm = new Map<string, JsonRpcProvider>();
+  private readonly deposits: EvmBridgeDeposits;
 
   constructor(private readonly registry: ChainRegistry) {
     super();
     this.clients = new CometClients(registry);
+    this.deposits = new EvmBridgeDeposits(registry);
   }
 
   async progressOf(
@@ -76,27 +71,13 @@ export class CometNobleForwardingReader extends NobleForwardingReader {
   ): Promise<{ sourceDomain: number; nonce: string } | null> {
     if (this.registry.get(chain).family === 'solana')
       return { sourceDomain: CCTP_DOMAINS.solana, nonce: solanaDepositNonce(txHash).toString() };
-    const view = this.registry.manifest?.chains.find((each) => each.id === chain);
-    if (!view) throw new Error(`${chain} is not a devnet EVM chain with a bridge`);
-    let client = this.evm.get(chain);
-    if (!client) {
-      // Bounded as the CometBFT calls are: an EVM node that does not answer is asked at the next pass.
-      const request = new FetchRequest(view.rpcUrl);
-      request.timeout = 5_000;
-      client = new JsonRpcProvider(request, view.chainId, { staticNetwork: true });
-      this.evm.set(chain, client);
-    }
-    const receipt = await client.getTransactionReceipt(txHash);
-    if (!receipt) return null;
     const recipient = cosmosRecipientBytes32(forwarding.address).toLowerCase();
-    const deposit = receipt.logs
-      .filter((log) => log.address.toLowerCase() === view.bridge.address.toLowerCase())
-      .map((log) => BRIDGE.parseLog({ topics: [...log.topics], data: log.data }))
-      .find(
-        (parsed) => parsed?.name === 'DepositTo' && String(parsed.args.recipient).toLowerCase() === recipient,
-      );
-    if (!deposit) throw new Error(`${txHash} on ${chain} deposited nothing to ${forwarding.address}`);
-    return { sourceDomain: cctpDomainOfBridgeChain(view.chainId), nonce: String(deposit.args.nonce) };
+    return this.deposits.depositToOf(
+      chain,
+      txHash,
+      (deposit) => deposit.recipient === recipient,
+      forwarding.address,
+    );
   }
 
   private counterpartyChain(chain: string, channel: string): string | undefined {

@@ -1,15 +1,13 @@
 import type { BitcoinStepSpec, RouteLeg, SponsoredStepSpec } from '@swapgw/contracts';
-import type { ChainFamily } from '../../chain-descriptor';
 import { bitcoinBridgeDepositMemo, bitcoinRecipientToBytes32 } from '../../bitcoin-bridge';
 import { bytes32BridgePayout } from '../bridge-payout';
+import { DEVNET_BRIDGE_PROVIDER, nobleMintSettlementOf } from '../devnet-bridge-settlement';
 import { thorchainAffiliatesTake, thorchainLegMemo } from './thorchain-memo';
 import type {
   BridgePayout,
-  FamilySettlement,
   LegStepChains,
   LegStepInput,
   LegStepSpec,
-  SettledLeg,
   StepSpecChains,
   StepSpecFamily,
 } from '../step-spec-family';
@@ -26,29 +24,9 @@ export const bitcoinStepSpecFamily: StepSpecFamily = {
   permits: false,
   stepOf: bitcoinStepOf,
   bridgePayoutOf: bitcoinBridgePayoutOf,
-  settlementOf: bitcoinSettlementOf,
+  // A devnet-bridge deposit towards Noble settles by Noble's mint; THORChain's by THORChain (its own lane).
+  settlementOf: nobleMintSettlementOf,
 };
-
-/** The devnet bridge (quote-service's `devnet-bridge`), whose Bitcoin end pays Noble's CCTP end. */
-const DEVNET_BRIDGE_PROVIDER = 'devnet-bridge';
-
-/**
- * A devnet-bridge deposit towards a Cosmos chain (Noble's CCTP end) is settled by the mint there:
- * done when Noble received the deposit's message (the planner's CctpMintReader, by the Bitcoin
- * domain and the txid as nonce). A THORChain deposit is settled by THORChain (its own lane).
- */
-function bitcoinSettlementOf(
-  leg: SettledLeg,
-  familyOf: (chain: string) => ChainFamily,
-): FamilySettlement | undefined {
-  if (
-    leg.provider === DEVNET_BRIDGE_PROVIDER &&
-    leg.destinationChain !== undefined &&
-    familyOf(leg.destinationChain) === 'cosmos'
-  )
-    return 'cctp';
-  return undefined;
-}
 
 /**
  * The service's fee wallet adds an input that pays the whole miner fee, on every build: a PSBT

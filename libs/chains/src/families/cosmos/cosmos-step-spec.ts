@@ -17,6 +17,7 @@ import type {
   StepSpecFamily,
 } from '../step-spec-family';
 import { bytes32BridgePayout } from '../bridge-payout';
+import { DEVNET_BRIDGE_PROVIDER } from '../devnet-bridge-settlement';
 import { ibcSwapOnArrivalMsg, osmosisSwapMsg } from './cosmos-route-msgs';
 import { cosmosRecipientBytes32, depositForBurnMsg } from './noble-cctp';
 import { nobleForwardingOf } from './noble-forwarding-route';
@@ -43,11 +44,8 @@ const COSMOS_FEE_GRANT: SponsoredStepSpec = { mode: 'cosmos-fee-grant' };
 /** quote-service's provider of ICS-20 transfers between Cosmos chains. */
 export const IBC_PROVIDER = 'ibc';
 
-/**
- * The devnet bridge, whose Cosmos end is Noble's CCTP (quote-service's `devnet-bridge` provider):
- * its legs from Noble are a MsgDepositForBurn.
- */
-export const DEVNET_BRIDGE_PROVIDER = 'devnet-bridge';
+/** The devnet bridge, whose Cosmos end is Noble's CCTP: its legs from Noble are a MsgDepositForBurn. */
+export { DEVNET_BRIDGE_PROVIDER };
 
 /**
  * A Cosmos `ibc` leg's MsgTransfer is settled by IBC: done when its packet is acknowledged. A

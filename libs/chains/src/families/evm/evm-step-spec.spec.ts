@@ -8,7 +8,7 @@ import {
   swapGatewayRouterInterface,
   uniswapV2RouterInterface,
 } from './evm-calldata';
-import { evmBridgePayoutOf, evmDestinationSwapOf, evmStepOf } from './evm-step-spec';
+import { evmBridgePayoutOf, evmDestinationSwapOf, evmStepOf, evmStepSpecFamily } from './evm-step-spec';
 
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const ROUTER = getAddress('0x' + 'a1'.repeat(20));
@@ -120,6 +120,17 @@ describe('evmBridgePayoutOf', () => {
     });
     expect(evmBridgePayoutOf({ ...bridgeLeg, destinationBridgeChainId: 7 }, USER, chains).chainId).toBe(7);
     expect(() => evmBridgePayoutOf(swapLeg, USER, chains)).toThrow('has no destinationChain');
+  });
+});
+
+describe('the settlement of an EVM step', () => {
+  const familyOf = (chain: string) => (chain === 'noble-devnet' ? 'cosmos' : 'evm');
+  it('a devnet-bridge deposit towards Noble waits for the mint there (cctp); towards an EVM chain, a THORChain deposit or a swap, nothing', () => {
+    const settle = evmStepSpecFamily.settlementOf!;
+    expect(settle({ ...bridgeLeg, destinationChain: 'noble-devnet' }, familyOf)).toBe('cctp');
+    expect(settle(bridgeLeg, familyOf)).toBeUndefined();
+    expect(settle({ ...bridgeLeg, provider: 'thorchain' }, familyOf)).toBeUndefined();
+    expect(settle(swapLeg, familyOf)).toBeUndefined();
   });
 });
 

@@ -18,6 +18,7 @@ import type {
   StepSpecFamily,
 } from '../step-spec-family';
 import type { EncodedCall, IntegratorFeeTransfer, RouterPermit } from '../step-parts';
+import { nobleMintSettlementOf } from '../devnet-bridge-settlement';
 import {
   encodeApprove,
   encodeAcrossFeeDeposit,
@@ -42,6 +43,9 @@ export const evmStepSpecFamily: StepSpecFamily = {
   stepOf: evmStepOf,
   bridgePayoutOf: evmBridgePayoutOf,
   destinationSwapOf: evmDestinationSwapOf,
+  // A devnet-bridge deposit towards Noble settles by Noble's mint (the planner's CctpMintReader reads
+  // its `DepositTo` nonce); every other step by its confirmation (THORChain's deposit: the planner).
+  settlementOf: nobleMintSettlementOf,
 };
 
 /** The service pays the gas of the wallet's own transaction first (sponsored swaps). */

@@ -2,12 +2,9 @@ import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import type { RouteLeg, SolanaStepSpec, SponsoredStepSpec } from '@swapgw/contracts';
 import { solanaRecipientBytes32 } from '../../solana-bridge';
 import { cosmosAccountOfBytes32 } from '../cosmos/noble-cctp';
-import type { ChainFamily } from '../../chain-descriptor';
-import { DEVNET_BRIDGE_PROVIDER } from '../cosmos/cosmos-step-spec';
+import { nobleMintSettlementOf } from '../devnet-bridge-settlement';
 import type {
   BridgePayout,
-  FamilySettlement,
-  SettledLeg,
   LegStepChains,
   LegStepInput,
   LegStepSpec,
@@ -25,24 +22,9 @@ export const solanaStepSpecFamily: StepSpecFamily = {
   permits: false,
   stepOf: solanaStepOf,
   bridgePayoutOf: solanaBridgePayoutOf,
-  settlementOf: solanaSettlementOf,
+  // A deposit towards Noble settles by Noble's mint; towards an EVM chain by its confirmation.
+  settlementOf: nobleMintSettlementOf,
 };
-
-/**
- * A devnet-bridge deposit towards a Cosmos chain (Noble's CCTP end) is settled by the mint there:
- * done when Noble received the deposit's message (source domain 5, its nonce; the planner's
- * CctpMintReader). Towards an EVM chain its confirmation settles it, as an EVM deposit's does.
- */
-function solanaSettlementOf(
-  leg: SettledLeg,
-  familyOf: (chain: string) => ChainFamily,
-): FamilySettlement | undefined {
-  return leg.provider === DEVNET_BRIDGE_PROVIDER &&
-    leg.destinationChain !== undefined &&
-    familyOf(leg.destinationChain) === 'cosmos'
-    ? 'cctp'
-    : undefined;
-}
 
 /** The service's Solana fee payer pays the transaction's fees and rent (sponsored swaps). */
 const SOLANA_FEE_PAYER: SponsoredStepSpec = { mode: 'solana-fee-payer' };
