@@ -9,3 +9,4 @@ export * from './entity-rows';
 export * from './transaction-starting-with';
 export * from './prepared-statements';
 export * from './step-spec-columns';
+export * from './step-family-check';
