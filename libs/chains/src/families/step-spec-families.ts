@@ -85,7 +85,7 @@ function legStepChainsOf(chains: StepSpecChains): LegStepChains {
     evmChainIdOf: (chain) => chains.evmChainIdOf(chain),
     permitContractsOf: (chain) => chains.permitContractsOf?.(chain),
     tokenPermitOf: (chain, token) => chains.tokenPermitOf?.(chain, token),
-    cosmosTraitsOf: (chain) => chains.cosmosTraitsOf?.(chain),
+    descriptorOf: (chain) => chains.descriptorOf?.(chain),
     bridgePayoutOf: (leg, recipient) =>
       stepSpecFamilyOf(chains.familyOf(destinationChainOf(leg))).bridgePayoutOf(leg, recipient, chains),
     destinationSwapOf: ({ leg: bridge, next: swap, minOut, finalRecipient, deadline }) => {

@@ -48,7 +48,7 @@ const chains: StepSpecChains = {
   evmChainIdOf: () => {
     throw new Error('no EVM chain here');
   },
-  cosmosTraitsOf: (chain) => TRAITS[chain],
+  descriptorOf: (chain) => ({ cosmos: TRAITS[chain] }),
 };
 
 const leg = (fields: Partial<RouteLeg>): RouteLeg =>
@@ -217,7 +217,7 @@ describe('the Cosmos family’s steps (cosmosStepSpecFamily)', () => {
     const nobleChains: StepSpecChains = {
       familyOf: (chain) => (chain === 'devnet-a' ? 'evm' : chain === 'solana-devnet' ? 'solana' : 'cosmos'),
       evmChainIdOf: () => 31337,
-      cosmosTraitsOf: () => undefined,
+      descriptorOf: () => undefined,
     };
     const nobleSender = cosmosAddressOfPubkey('noble', PUBKEY);
     const burn = (destinationChain: string, destinationBridgeChainId: number, recipient: string) => {
