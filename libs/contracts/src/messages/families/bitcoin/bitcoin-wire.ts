@@ -1,4 +1,4 @@
-import type { FamilyWire } from '../family-wire';
+import type { FamilyWire } from '../family-wire-shape';
 
 /**
  * A Bitcoin address of mainnet, testnet or regtest: SegWit (bech32 / bech32m, lower case) or P2SH

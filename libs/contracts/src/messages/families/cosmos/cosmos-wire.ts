@@ -1,4 +1,4 @@
-import type { FamilyWire } from '../family-wire';
+import type { FamilyWire } from '../family-wire-shape';
 
 /**
  * A Cosmos SDK account: lower-case bech32 of its chain's prefix (`cosmos1…`, `osmo1…`, `noble1…`)

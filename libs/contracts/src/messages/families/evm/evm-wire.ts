@@ -1,4 +1,4 @@
-import type { FamilyWire } from '../family-wire';
+import type { FamilyWire } from '../family-wire-shape';
 
 /** An EVM address: 0x and 20 bytes of hex, any case. Unanchored. */
 export const EVM_ADDRESS_PATTERN = '0x[0-9a-fA-F]{40}';

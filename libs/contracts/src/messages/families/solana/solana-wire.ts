@@ -1,4 +1,4 @@
-import type { FamilyWire } from '../family-wire';
+import type { FamilyWire } from '../family-wire-shape';
 
 /** A Solana public key: base58 of 32 bytes, 32 to 44 characters. Unanchored. */
 export const SOLANA_ADDRESS_PATTERN = '[1-9A-HJ-NP-Za-km-z]{32,44}';
