@@ -1,16 +1,18 @@
 import type { DevnetBitcoinChain, DevnetBitcoinView } from '../families/bitcoin/bitcoin-devnet-manifest';
-import { bitcoinManifestProblems } from '../families/bitcoin/bitcoin-devnet-manifest';
+import { bitcoinManifestSection } from '../families/bitcoin/bitcoin-devnet-manifest';
 import type { CosmosDevnetChainManifest } from '../families/cosmos/cosmos-devnet-manifest';
-import { cosmosManifestProblems } from '../families/cosmos/cosmos-devnet-manifest';
+import { cosmosManifestSection } from '../families/cosmos/cosmos-devnet-manifest';
 import type { DevnetSolanaChain, DevnetSolanaView } from '../families/solana/solana-devnet-manifest';
-import { solanaManifestProblems } from '../families/solana/solana-devnet-manifest';
+import type { DevnetManifestSection } from './devnet-manifest-section';
+
+import { solanaManifestSection } from '../families/solana/solana-devnet-manifest';
 
 /**
  * Each chain family's section of the devnet manifest, from its own folder
  * (`families/<family>/<family>-devnet-manifest.ts`: the section's type and its check): the one
- * table the manifest's schema and validation read. A new family with a local chain plugs in here:
+ * table the manifest's schema and validation and the chain registry read. A new family with a local chain plugs in here:
  * its section in the view (absent in manifests written before it existed), in the complete manifest
- * `startDevnet` writes, and its check. The EVM chains are the manifest's `chains`, not a section.
+ * `startDevnet` writes, and its entry (its check, its chains and their tokens). The EVM chains are the manifest's `chains`, not a section.
  */
 export interface DevnetFamilySectionViews {
   /** The local Solana chain (`solana-devnet`); absent in manifests written before it existed. */
@@ -44,12 +46,27 @@ export interface DevnetFamilySections extends DevnetFamilySectionViews {
   cosmos: CosmosDevnetChainManifest[];
 }
 
-/** Each section's structural check, by its key in the manifest; one message per problem. */
+/**
+ * Each section's entry (devnet-manifest-section.ts), by its key in the manifest: its check, and its
+ * chains, deployments and listed tokens as the chain registry reads them.
+ */
 export const DEVNET_MANIFEST_SECTIONS = {
-  solana: solanaManifestProblems,
-  bitcoin: bitcoinManifestProblems,
-  cosmos: cosmosManifestProblems,
-} satisfies Record<keyof DevnetFamilySections, (section: unknown) => string[]>;
+  solana: solanaManifestSection,
+  bitcoin: bitcoinManifestSection,
+  cosmos: cosmosManifestSection,
+} satisfies {
+  [Key in keyof DevnetFamilySections]-?: DevnetManifestSection<NonNullable<DevnetFamilySectionViews[Key]>>;
+};
+
+/** The family sections `manifest` has, each with its entry, in the table's order. */
+export function devnetManifestSectionsOf(
+  manifest: DevnetFamilySectionViews,
+): { section: DevnetManifestSection<unknown>; view: unknown }[] {
+  return Object.entries(DEVNET_MANIFEST_SECTIONS).flatMap(([key, section]) => {
+    const view = manifest[key as keyof DevnetFamilySectionViews];
+    return view === undefined ? [] : [{ section: section as DevnetManifestSection<unknown>, view }];
+  });
+}
 
 /** Each family's section types, part of the manifest's schema. */
 export * from '../families/solana/solana-devnet-manifest';

@@ -51,8 +51,8 @@ export function devnetManifestProblems(value: unknown, check: DevnetManifestChec
     expect(isAddress(bridge.relayer), 'bridge.relayer must be an address');
   }
   // Each family's section: required in the complete manifest, checked alike wherever it is there.
-  for (const [section, sectionProblems] of Object.entries(DEVNET_MANIFEST_SECTIONS)) {
-    if (complete || value[section] !== undefined) problems.push(...sectionProblems(value[section]));
+  for (const [key, section] of Object.entries(DEVNET_MANIFEST_SECTIONS)) {
+    if (complete || value[key] !== undefined) problems.push(...section.problems(value[key]));
   }
   if (!Array.isArray(value.accounts)) {
     problems.push('accounts must be an array');

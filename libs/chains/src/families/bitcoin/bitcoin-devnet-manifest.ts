@@ -1,4 +1,7 @@
 import { isNonNegativeInteger, isObject } from '../../devnet-manifest/manifest-checks';
+import type { ChainDescriptor } from '../../chain-descriptor';
+import type { DevnetManifestSection } from '../../devnet-manifest/devnet-manifest-section';
+import type { ListedToken } from '../family-traits';
 
 /**
  * The Bitcoin family's section of the devnet manifest (`bitcoin`): its type and its check, registered
@@ -159,3 +162,49 @@ export function bitcoinManifestProblems(bitcoin: unknown): string[] {
 function isRegtestAddress(value: unknown): boolean {
   return typeof value === 'string' && /^bcrt1[02-9ac-hj-np-z]{39,59}$/.test(value);
 }
+
+/**
+ * The local Bitcoin chain: its Esplora API is both its signing surface (UTXOs, broadcast, fees) and
+ * its status look-up. Its CAIP-2 reference is its API id, as for the local Solana chain: regtest
+ * genesis blocks are not one fixed chain.
+ */
+function devnetBitcoinDescriptor(bitcoin: DevnetBitcoinView): ChainDescriptor {
+  return {
+    id: bitcoin.id,
+    name: bitcoin.name,
+    family: 'bitcoin',
+    network: 'testnet',
+    bitcoinNetwork: bitcoin.network,
+    caip2: `bip122:${bitcoin.id}`,
+    nativeSymbol: bitcoin.nativeSymbol,
+    nativeDecimals: bitcoin.decimals,
+    rpcUrl: bitcoin.esploraUrl,
+    statusApiUrl: bitcoin.esploraUrl,
+    devnet: true,
+  };
+}
+
+/** The devnet Bitcoin chain's BTC, its only coin. */
+function bitcoinDevnetTokens(bitcoin: DevnetBitcoinView): ListedToken[] {
+  return [
+    {
+      chain: bitcoin.id,
+      symbol: bitcoin.nativeSymbol,
+      name: 'Bitcoin',
+      decimals: bitcoin.decimals,
+      address: null,
+      mint: null,
+      listIndex: null,
+      // THORChain (the devnet's local THORNode) swaps BTC to and from the chains it names; the
+      // devnet bridge has no Bitcoin end.
+      bridgedChains: Object.keys(bitcoin.bridge.thornode?.chains ?? {}).length,
+    },
+  ];
+}
+
+/** The `bitcoin` section in the sections table: its chain and BTC (THORChain its bridge). */
+export const bitcoinManifestSection: DevnetManifestSection<DevnetBitcoinView> = {
+  problems: bitcoinManifestProblems,
+  descriptors: (bitcoin) => [devnetBitcoinDescriptor(bitcoin)],
+  listedTokens: (bitcoin) => bitcoinDevnetTokens(bitcoin),
+};

@@ -1,4 +1,7 @@
 import { isNonNegativeInteger, isObject } from '../../devnet-manifest/manifest-checks';
+import type { ChainDescriptor } from '../../chain-descriptor';
+import type { DevnetManifestSection } from '../../devnet-manifest/devnet-manifest-section';
+import { cosmosTokenListing } from './cosmos-denoms';
 
 /**
  * The Cosmos family's section of the devnet manifest (`cosmos`): its type and its check, registered
@@ -142,3 +145,39 @@ export function cosmosManifestProblems(cosmos: unknown): string[] {
     return problems;
   });
 }
+
+/**
+ * A local Cosmos SDK chain. Its CAIP-2 reference is its chain id, as CAIP-2's `cosmos` namespace
+ * names chains (`cosmos:cosmoshub-4`); its CometBFT RPC is its `rpcUrl`, what a wallet signs with.
+ */
+function devnetCosmosDescriptor(chain: CosmosDevnetChainManifest): ChainDescriptor {
+  return {
+    id: chain.id,
+    name: chain.name,
+    family: 'cosmos',
+    network: 'testnet',
+    caip2: `cosmos:${chain.chainId}`,
+    nativeSymbol: chain.nativeSymbol,
+    nativeDecimals: chain.decimals,
+    rpcUrl: chain.rpc,
+    statusApiUrl: chain.rpc,
+    devnet: true,
+    cosmos: {
+      chainId: chain.chainId,
+      bech32Prefix: chain.bech32Prefix,
+      nativeDenom: chain.nativeDenom,
+      restUrl: chain.rest,
+      minGasPrice: chain.minGasPrice,
+      ibcChannels: { ...chain.ibcChannels },
+      ...(chain.crosschainSwapsContract ? { crosschainSwapsContract: chain.crosschainSwapsContract } : {}),
+    },
+  };
+}
+
+/** The `cosmos` section in the sections table: its chains; each reaches the others it has channels to over IBC. */
+export const cosmosManifestSection: DevnetManifestSection<CosmosDevnetChainManifest[]> = {
+  problems: cosmosManifestProblems,
+  descriptors: (cosmos) => cosmos.map(devnetCosmosDescriptor),
+  listedTokens: (cosmos, { chain, find }) =>
+    cosmos.flatMap((entry) => cosmosTokenListing(chain(entry.id), find)),
+};

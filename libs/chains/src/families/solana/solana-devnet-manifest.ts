@@ -1,5 +1,9 @@
 import { PublicKey } from '@solana/web3.js';
 import { isNonNegativeInteger, isObject } from '../../devnet-manifest/manifest-checks';
+import type { ChainDeployments } from '../../catalog/chain-catalog';
+import type { ChainDescriptor } from '../../chain-descriptor';
+import type { DevnetManifestSection } from '../../devnet-manifest/devnet-manifest-section';
+import type { ListedToken } from '../family-traits';
 
 /**
  * The Solana family's section of the devnet manifest (`solana`): its type and its check, registered
@@ -125,3 +129,72 @@ function isPublicKey(value: unknown): boolean {
     return false;
   }
 }
+
+/**
+ * The local Solana chain. Its CAIP-2 reference is its API id: the local ledger's genesis hash is
+ * not fixed, and a distinct reference keeps it apart from Solana's public devnet.
+ */
+function devnetSolanaDescriptor(solana: DevnetSolanaView): ChainDescriptor {
+  return {
+    id: solana.id,
+    name: solana.name,
+    family: 'solana',
+    network: 'testnet',
+    caip2: `solana:${solana.id}`,
+    nativeSymbol: solana.nativeSymbol,
+    nativeDecimals: 9,
+    rpcUrl: solana.rpcUrl,
+    devnet: true,
+  };
+}
+
+function devnetSolanaDeployments(solana: DevnetSolanaView): ChainDeployments {
+  return {
+    chain: solana.id,
+    tokens: Object.entries(solana.tokens).map(([symbol, token]) => ({
+      symbol,
+      name: token.name,
+      address: token.mint,
+      decimals: token.decimals,
+    })),
+  };
+}
+
+/** The devnet Solana chain's SOL and mints; the bridge's token reaches every other bridge end. */
+function solanaDevnetTokens(
+  solana: DevnetSolanaView,
+  descriptor: ChainDescriptor,
+  bridgeEnds: number,
+): ListedToken[] {
+  return [
+    {
+      chain: solana.id,
+      symbol: solana.nativeSymbol,
+      name: 'Solana',
+      decimals: descriptor.nativeDecimals,
+      address: null,
+      mint: null,
+      listIndex: null,
+      bridgedChains: 0,
+    },
+    ...Object.entries(solana.tokens).map(([symbol, token], index) => ({
+      chain: solana.id,
+      symbol,
+      name: token.name,
+      decimals: token.decimals,
+      address: null,
+      mint: token.mint,
+      listIndex: index,
+      bridgedChains: solana.bridge.token === symbol ? bridgeEnds - 1 : 0,
+    })),
+  ];
+}
+
+/** The `solana` section in the sections table: its chain, its mints, one end of the devnet bridge. */
+export const solanaManifestSection: DevnetManifestSection<DevnetSolanaView> = {
+  problems: solanaManifestProblems,
+  descriptors: (solana) => [devnetSolanaDescriptor(solana)],
+  deployments: (solana) => [devnetSolanaDeployments(solana)],
+  bridgeEnds: () => 1,
+  listedTokens: (solana, { chain, bridgeEnds }) => solanaDevnetTokens(solana, chain(solana.id), bridgeEnds),
+};
