@@ -428,7 +428,7 @@ export function appEntry(app) {
 /**
  * Environment of one app process per the shared conventions. `sponsorKeys` (`{ RELAYER_KEYS: …,
  * SOLANA_FEE_PAYER_KEYS: …, … }`, sponsorKeysEnv of sponsorKeysOf) go to signer-surface only, with
- * each family's devnet settings (SPONSOR_KEYS) unless set; no other app gets sponsor keys, not even
+ * each family's devnet settings (devnetSponsors) unless set; no other app gets sponsor keys, not even
  * from the caller's environment.
  */
 export function appEnv(app, base, { gatewayPort = 3000, healthPort, sponsorKeys = {}, thornodeUrl } = {}) {
@@ -442,7 +442,7 @@ export function appEnv(app, base, { gatewayPort = 3000, healthPort, sponsorKeys 
     env.HEALTH_PORT = String(healthPort ?? DEFAULT_HEALTH_PORTS[app]);
   }
   env.INSTANCE_ID = env.INSTANCE_ID_PREFIX ? `${env.INSTANCE_ID_PREFIX}-${app}` : `${app}-local`;
-  for (const sponsor of SPONSOR_KEYS) {
+  for (const sponsor of devnetSponsors()) {
     if (app !== 'signer-surface') {
       delete env[sponsor.variable];
       delete env[`${sponsor.variable}_FILE`];
@@ -457,52 +457,24 @@ export function appEnv(app, base, { gatewayPort = 3000, healthPort, sponsorKeys 
 }
 
 /**
- * Each family's sponsor keys for signer-surface, one entry per family (a new family's sponsor is one
- * entry here; `npm start`, `npm test` and the bench take them all from sponsorKeysOf): the variable,
- * what `npm start` calls its accounts, the devnet's daily budget and other devnet settings (each
- * unless the caller set it), and the reader of the keys (the caller's, else the devnet's from the
- * manifest; `addresses` per chain for printing, the keys themselves never printed).
+ * Each family's sponsor keys for signer-surface: libs/devnet's DEVNET_SPONSORS (devnet-families.ts,
+ * one entry per family, built into dist/; `npm start`, `npm test` and the bench take them all from
+ * sponsorKeysOf): the variable, what `npm start` calls its accounts, the devnet's daily budget and
+ * other devnet settings (each unless the caller set it), and the reader of the keys (the caller's,
+ * else the devnet's from the manifest; `addresses` per chain for printing, the keys themselves never
+ * printed). None before libs/devnet is built (no app runs then either). The table loads the devnet's
+ * family folders, whose message classes need reflect-metadata, as the apps load it first.
  */
-export const SPONSOR_KEYS = [
-  // The gas-sponsorship relayers signer-surface sends users' signed intents and permits from:
-  // 1 ETH per API key, chain and day on the devnet (signer-surface's own default is 0.1 ETH).
-  {
-    variable: 'RELAYER_KEYS',
-    accounts: 'relayers',
-    budget: { SPONSORSHIP_DAILY_BUDGET_WEI: '1000000000000000000' },
-    keysOf: relayerKeysOf,
-  },
-  // The Solana fee payers it names in the Solana transactions of sponsored swaps: 1 SOL per API key,
-  // Solana chain and day on the devnet (signer-surface's own default is 0.1 SOL).
-  {
-    variable: 'SOLANA_FEE_PAYER_KEYS',
-    accounts: 'fee payers',
-    budget: { SPONSORSHIP_DAILY_BUDGET_LAMPORTS: '1000000000' },
-    keysOf: solanaFeePayerKeysOf,
-  },
-  // The Bitcoin fee wallets whose UTXO pays the miner fee of sponsored Bitcoin transactions: 0.1 BTC per
-  // API key, Bitcoin chain and day on the devnet (signer-surface's own default is 0.01 BTC). Devnet
-  // blocks come every second: a transaction unconfirmed for 15 s is stuck and fee-bumped (default 10 min).
-  {
-    variable: 'BITCOIN_FEE_WALLET_KEYS',
-    accounts: 'fee wallets',
-    budget: { SPONSORSHIP_DAILY_BUDGET_SATS: '10000000' },
-    devnetSettings: { BITCOIN_STUCK_AFTER_MS: '15000' },
-    keysOf: bitcoinFeeWalletKeysOf,
-  },
-  // The Cosmos fee granters every Cosmos step names as fee.granter (x/feegrant); no daily budget of
-  // their own: their grants are their limit.
-  {
-    variable: 'COSMOS_FEE_GRANTER_KEYS',
-    accounts: 'fee granters',
-    budget: {},
-    keysOf: cosmosFeeGranterKeysOf,
-  },
-];
+export function devnetSponsors() {
+  const table = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'devnet-families.js');
+  if (!fs.existsSync(table)) return [];
+  requireFromRoot('reflect-metadata');
+  return requireFromRoot(table).DEVNET_SPONSORS;
+}
 
-/** Every family's sponsor (SPONSOR_KEYS) with the keys found for it (`found`, undefined when none). */
+/** Every family's sponsor (devnetSponsors) with the keys found for it (`found`, undefined when none). */
 export function sponsorKeysOf(manifestPath, env = process.env) {
-  return SPONSOR_KEYS.map((sponsor) => ({ ...sponsor, found: sponsor.keysOf(manifestPath, env) }));
+  return devnetSponsors().map((sponsor) => ({ ...sponsor, found: sponsor.keysOf(manifestPath, env) }));
 }
 
 /** `{ <variable>: <keys JSON> }` of the sponsors whose keys were found: appEnv's `sponsorKeys`. */
@@ -512,184 +484,6 @@ export function sponsorKeysEnv(sponsors) {
       .filter((sponsor) => sponsor.found?.keys)
       .map((sponsor) => [sponsor.variable, sponsor.found.keys]),
   );
-}
-
-/**
- * RELAYER_KEYS for signer-surface (the gas-sponsorship relayers): the caller's RELAYER_KEYS when
- * set; none when RELAYER_KEYS_FILE is set (signer-surface reads the file); else the devnet's
- * (libs/devnet SPONSOR_RELAYER_INDICES of the manifest's mnemonic, on each of its chains), when its
- * manifest exists. `addresses` per chain are for printing; the keys themselves are never printed.
- */
-export function relayerKeysOf(manifestPath, env = process.env) {
-  if (env.RELAYER_KEYS_FILE) {
-    return { source: `RELAYER_KEYS_FILE ${env.RELAYER_KEYS_FILE}`, keys: undefined, addresses: {} };
-  }
-  if (env.RELAYER_KEYS) {
-    return { source: 'RELAYER_KEYS', keys: env.RELAYER_KEYS, addresses: addressesOf(env.RELAYER_KEYS) };
-  }
-  const parameters = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'devnet-parameters.js');
-  if (!fs.existsSync(manifestPath) || !fs.existsSync(parameters)) return undefined;
-  const { mnemonic, chains, mainnetReplica } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
-  const { devnetRelayerKeys } = requireFromRoot(parameters);
-  // The replica's manifest names no mnemonic: its accounts are the standard test mnemonic's.
-  const { DEVNET_MNEMONIC } = requireFromRoot('./dist/libs/devnet/src/anvil.js');
-  const chainIds = (mainnetReplica ? mainnetReplica.evm : chains).map((c) => c.id);
-  const keys = JSON.stringify(devnetRelayerKeys(mnemonic ?? DEVNET_MNEMONIC, chainIds));
-  return {
-    source: mainnetReplica ? 'test mnemonic accounts on the mainnet replica' : 'devnet accounts',
-    keys,
-    addresses: addressesOf(keys),
-  };
-}
-
-/**
- * SOLANA_FEE_PAYER_KEYS for signer-surface (the fee payers of sponsored Solana transactions), as
- * relayerKeysOf: the caller's SOLANA_FEE_PAYER_KEYS when set; none when SOLANA_FEE_PAYER_KEYS_FILE is
- * set; else the devnet's (libs/devnet devnetSolanaFeePayerKeys, on the manifest's Solana chain), when
- * its manifest exists. `addresses` per chain are for printing; the keys themselves are never printed.
- */
-export function solanaFeePayerKeysOf(manifestPath, env = process.env) {
-  if (env.SOLANA_FEE_PAYER_KEYS_FILE) {
-    return {
-      source: `SOLANA_FEE_PAYER_KEYS_FILE ${env.SOLANA_FEE_PAYER_KEYS_FILE}`,
-      keys: undefined,
-      addresses: {},
-    };
-  }
-  if (env.SOLANA_FEE_PAYER_KEYS) {
-    return {
-      source: 'SOLANA_FEE_PAYER_KEYS',
-      keys: env.SOLANA_FEE_PAYER_KEYS,
-      addresses: solanaAddressesOf(env.SOLANA_FEE_PAYER_KEYS),
-    };
-  }
-  const keysModule = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'solana', 'solana-keys.js');
-  if (!fs.existsSync(manifestPath) || !fs.existsSync(keysModule)) return undefined;
-  const { solana, mainnetReplica } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
-  const chainId = solana?.id ?? mainnetReplica?.solana?.id;
-  if (!chainId) return undefined;
-  const { devnetSolanaFeePayerKeys } = requireFromRoot(keysModule);
-  const keys = JSON.stringify(devnetSolanaFeePayerKeys(chainId));
-  return {
-    source: mainnetReplica ? 'devnet keys on the mainnet replica' : 'devnet keys',
-    keys,
-    addresses: solanaAddressesOf(keys),
-  };
-}
-
-/**
- * BITCOIN_FEE_WALLET_KEYS for signer-surface (the fee wallets whose UTXO pays the miner fee of
- * sponsored Bitcoin transactions), as solanaFeePayerKeysOf: the caller's BITCOIN_FEE_WALLET_KEYS when
- * set; none when BITCOIN_FEE_WALLET_KEYS_FILE is set; else the devnet's (libs/devnet
- * devnetBitcoinFeeWalletKeys: the manifest's `bitcoin.feeWallets`, m/84'/1'/1'/0/<index> of its
- * mnemonic, each checked against the manifest's address), when the manifest has a `bitcoin` section.
- * `addresses` per chain are for printing; the keys themselves are never printed.
- */
-export function bitcoinFeeWalletKeysOf(manifestPath, env = process.env) {
-  if (env.BITCOIN_FEE_WALLET_KEYS_FILE) {
-    return {
-      source: `BITCOIN_FEE_WALLET_KEYS_FILE ${env.BITCOIN_FEE_WALLET_KEYS_FILE}`,
-      keys: undefined,
-      addresses: {},
-    };
-  }
-  const keysModule = path.join(
-    repoRoot,
-    'dist',
-    'libs',
-    'devnet',
-    'src',
-    'bitcoin',
-    'bitcoin-fee-wallet-keys.js',
-  );
-  if (!fs.existsSync(keysModule)) return undefined;
-  const { devnetBitcoinFeeWalletKeys, bitcoinFeeWalletAddressOf } = requireFromRoot(keysModule);
-  if (env.BITCOIN_FEE_WALLET_KEYS) {
-    return {
-      source: 'BITCOIN_FEE_WALLET_KEYS',
-      keys: env.BITCOIN_FEE_WALLET_KEYS,
-      addresses: bitcoinAddressesOf(env.BITCOIN_FEE_WALLET_KEYS, bitcoinFeeWalletAddressOf),
-    };
-  }
-  if (!fs.existsSync(manifestPath)) return undefined;
-  const {
-    bitcoin: devnetBitcoin,
-    mnemonic,
-    mainnetReplica,
-  } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
-  // The replica's `bitcoin` chain shows mainnet addresses: its fee wallets are mainnet keys (m/84'/0'/1'/0/<i>).
-  const bitcoin = devnetBitcoin ?? mainnetReplica?.bitcoin;
-  if (!bitcoin?.feeWallets?.length) return undefined;
-  const { DEVNET_MNEMONIC } = requireFromRoot('./dist/libs/devnet/src/anvil.js');
-  const keys = JSON.stringify(
-    devnetBitcoinFeeWalletKeys(
-      bitcoin.id,
-      mnemonic ?? DEVNET_MNEMONIC,
-      bitcoin.feeWallets,
-      devnetBitcoin ? 'regtest' : 'mainnet',
-    ),
-  );
-  return {
-    source: mainnetReplica ? 'test mnemonic fee wallets on the mainnet replica' : 'devnet keys',
-    keys,
-    addresses: { [bitcoin.id]: bitcoin.feeWallets.map((w) => w.address) },
-  };
-}
-
-/**
- * The fee granter keys signer-surface names as `fee.granter` on Cosmos chains (x/feegrant), as
- * bitcoinFeeWalletKeysOf: the caller's COSMOS_FEE_GRANTER_KEYS when set; none when
- * COSMOS_FEE_GRANTER_KEYS_FILE is set; else the devnet's (libs/devnet devnetCosmosFeeGranterKeys:
- * test wallet 9 of the manifest's mnemonic on each chain of its `cosmos` section, or of the mainnet
- * replica's, whose mnemonic is the standard test one). `addresses` per
- * chain are for printing; the keys themselves are never printed.
- */
-export function cosmosFeeGranterKeysOf(manifestPath, env = process.env) {
-  if (env.COSMOS_FEE_GRANTER_KEYS_FILE) {
-    return {
-      source: `COSMOS_FEE_GRANTER_KEYS_FILE ${env.COSMOS_FEE_GRANTER_KEYS_FILE}`,
-      keys: undefined,
-      addresses: {},
-    };
-  }
-  if (env.COSMOS_FEE_GRANTER_KEYS) {
-    return { source: 'COSMOS_FEE_GRANTER_KEYS', keys: env.COSMOS_FEE_GRANTER_KEYS, addresses: {} };
-  }
-  const keysModule = path.join(repoRoot, 'dist', 'libs', 'devnet', 'src', 'cosmos', 'cosmos-keys.js');
-  if (!fs.existsSync(manifestPath) || !fs.existsSync(keysModule)) return undefined;
-  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
-  const cosmos = manifest.cosmos ?? manifest.mainnetReplica?.cosmos;
-  const { mnemonic } = manifest;
-  if (!cosmos?.length) return undefined;
-  const { devnetCosmosFeeGranterKeys, devnetCosmosFeeGranterAddress } = requireFromRoot(keysModule);
-  const { DEVNET_MNEMONIC } = requireFromRoot('./dist/libs/devnet/src/anvil.js');
-  const words = mnemonic ?? DEVNET_MNEMONIC;
-  return {
-    source: manifest.mainnetReplica ? 'devnet keys on the mainnet replica' : 'devnet keys',
-    keys: JSON.stringify(devnetCosmosFeeGranterKeys(cosmos, words)),
-    addresses: Object.fromEntries(
-      cosmos.map((chain) => [chain.id, [devnetCosmosFeeGranterAddress(chain.bech32Prefix, words)]]),
-    ),
-  };
-}
-
-/**
- * Addresses per chain of BITCOIN_FEE_WALLET_KEYS JSON: P2WPKH on mainnet for the `bitcoin` chain,
- * on regtest (the devnet's) for any other; a malformed entry is left for signer-surface to report.
- */
-function bitcoinAddressesOf(keysJson, addressOf) {
-  try {
-    return Object.fromEntries(
-      Object.entries(JSON.parse(keysJson)).map(([chain, keys]) => [
-        chain,
-        (Array.isArray(keys) ? keys : []).map(
-          (key) => addressOf(String(key), chain === 'bitcoin' ? 'mainnet' : 'regtest') ?? '(malformed key)',
-        ),
-      ]),
-    );
-  } catch {
-    return {};
-  }
 }
 
 /**
@@ -737,49 +531,6 @@ export function mainnetReplicaEnv(manifestPath) {
   }
   if (mainnetReplica.acrossApiUrl) env.ACROSS_API_URL = mainnetReplica.acrossApiUrl;
   return env;
-}
-
-/** Addresses per chain of SOLANA_FEE_PAYER_KEYS JSON: the public half of each 64-byte secret key. */
-function solanaAddressesOf(keysJson) {
-  const bs58 = requireFromRoot('bs58').default;
-  try {
-    return Object.fromEntries(
-      Object.entries(JSON.parse(keysJson)).map(([chain, keys]) => [
-        chain,
-        (Array.isArray(keys) ? keys : []).map((key) => {
-          try {
-            const bytes = bs58.decode(key);
-            return bytes.length === 64 ? bs58.encode(bytes.subarray(32)) : '(malformed key)';
-          } catch {
-            return '(malformed key)';
-          }
-        }),
-      ]),
-    );
-  } catch {
-    return {};
-  }
-}
-
-/** Addresses per chain of RELAYER_KEYS JSON; a malformed entry is left for signer-surface to report. */
-function addressesOf(keysJson) {
-  const { computeAddress } = requireFromRoot('ethers');
-  try {
-    return Object.fromEntries(
-      Object.entries(JSON.parse(keysJson)).map(([chain, keys]) => [
-        chain,
-        (Array.isArray(keys) ? keys : []).map((key) => {
-          try {
-            return computeAddress(key);
-          } catch {
-            return '(malformed key)';
-          }
-        }),
-      ]),
-    );
-  } catch {
-    return {};
-  }
 }
 
 export function healthUrlOf(app, env) {

@@ -15,6 +15,7 @@ import {
   DevnetBitcoinView,
   CosmosDevnetChainManifest,
   DevnetChainView,
+  devnetManifestSectionsOf,
   DevnetManifestView,
   DevnetSolanaView,
   readDevnetManifest,
@@ -24,7 +25,6 @@ import {
   CountedJsonRpcProvider,
   WALLET_READ_BATCH_WINDOW_MS,
 } from './families/bounded-rpc';
-import { cosmosTokenListing } from './families/cosmos/cosmos-denoms';
 import type { ListedToken } from './families/family-traits';
 import { findFamilyTraits } from './families/family-traits-table';
 import { PermitContracts } from './permit-contracts';
@@ -77,9 +77,9 @@ export class ChainRegistry {
   /** Throws ChainCatalogError when a catalog entry fails its boot check (validateChainDeployments). */
   constructor(private readonly options: ChainRegistryOptions = {}) {
     const devnetChains = (options.manifest?.chains ?? []).map(devnetDescriptor);
-    if (options.manifest?.solana) devnetChains.push(devnetSolanaDescriptor(options.manifest.solana));
-    if (options.manifest?.bitcoin) devnetChains.push(devnetBitcoinDescriptor(options.manifest.bitcoin));
-    for (const cosmos of options.manifest?.cosmos ?? []) devnetChains.push(devnetCosmosDescriptor(cosmos));
+    // Each family's section's chains, in the sections table's order (Solana, Bitcoin, Cosmos).
+    const sections = options.manifest ? devnetManifestSectionsOf(options.manifest) : [];
+    for (const { section, view } of sections) devnetChains.push(...section.descriptors(view));
     const realChains = REAL_NETWORKS.map((chain) => ({
       ...chain,
       rpcUrl: chain.rpcEnv ? options.rpcUrls?.[chain.id] || undefined : undefined,
@@ -92,8 +92,9 @@ export class ChainRegistry {
     for (const chain of this.chains) this.byId.set(chain.id, chain);
     for (const devnet of options.manifest?.chains ?? [])
       this.deploymentsById.set(devnet.id, devnetDeployments(devnet));
-    if (options.manifest?.solana)
-      this.deploymentsById.set(options.manifest.solana.id, devnetSolanaDeployments(options.manifest.solana));
+    for (const { section, view } of sections)
+      for (const deployments of section.deployments?.(view) ?? [])
+        this.deploymentsById.set(deployments.chain, deployments);
     for (const entry of options.catalog ?? REAL_NETWORK_CATALOG) {
       const family = this.byId.get(entry.chain)?.family;
       if (family !== 'evm' && family !== 'solana')
@@ -224,23 +225,23 @@ export class ChainRegistry {
   devnetListedTokens(): ListedToken[] {
     const manifest = this.options.manifest;
     if (!manifest) return [];
-    // The devnet bridge has an end on every EVM chain and on Solana.
-    const bridgeEnds = manifest.chains.length + (manifest.solana ? 1 : 0);
+    const sections = devnetManifestSectionsOf(manifest);
+    // The devnet bridge has an end on every EVM chain and on the sections' chains that say so (Solana).
+    const bridgeEnds =
+      manifest.chains.length +
+      sections.reduce((ends, { section, view }) => ends + (section.bridgeEnds?.(view) ?? 0), 0);
+    const sectionsWithBridgeEnd = new Set(
+      sections.filter(({ section, view }) => section.hasBridgeEnd?.(view)).map(({ key }) => key),
+    );
+    const lookup = {
+      chain: (id: string) => this.get(id),
+      find: (id: string) => this.find(id),
+      bridgeEnds,
+      sectionsWithBridgeEnd,
+    };
     return [
       ...manifest.chains.flatMap((chain) => evmDevnetTokens(chain, this.get(chain.id), bridgeEnds)),
-      ...(manifest.solana
-        ? solanaDevnetTokens(manifest.solana, this.get(manifest.solana.id), bridgeEnds)
-        : []),
-      ...(manifest.bitcoin
-        ? bitcoinDevnetTokens(
-            manifest.bitcoin,
-            (manifest.cosmos ?? []).some((chain) => chain.bridge),
-          )
-        : []),
-      // Every Cosmos chain reaches the others it has channels to over IBC.
-      ...(manifest.cosmos ?? []).flatMap((chain) =>
-        cosmosTokenListing(this.get(chain.id), (id) => this.find(id)),
-      ),
+      ...sections.flatMap(({ section, view }) => section.listedTokens(view, lookup)),
     ];
   }
 
@@ -339,18 +340,6 @@ function devnetDeployments(chain: DevnetChainView): ChainDeployments {
   };
 }
 
-function devnetSolanaDeployments(solana: DevnetSolanaView): ChainDeployments {
-  return {
-    chain: solana.id,
-    tokens: Object.entries(solana.tokens).map(([symbol, token]) => ({
-      symbol,
-      name: token.name,
-      address: token.mint,
-      decimals: token.decimals,
-    })),
-  };
-}
-
 function devnetDescriptor(chain: DevnetChainView): ChainDescriptor {
   return {
     id: chain.id,
@@ -362,73 +351,6 @@ function devnetDescriptor(chain: DevnetChainView): ChainDescriptor {
     nativeSymbol: chain.nativeSymbol,
     nativeDecimals: 18,
     rpcUrl: chain.rpcUrl,
-    devnet: true,
-  };
-}
-
-/**
- * The local Bitcoin chain: its Esplora API is both its signing surface (UTXOs, broadcast, fees) and
- * its status look-up. Its CAIP-2 reference is its API id, as for the local Solana chain: regtest
- * genesis blocks are not one fixed chain.
- */
-function devnetBitcoinDescriptor(bitcoin: DevnetBitcoinView): ChainDescriptor {
-  return {
-    id: bitcoin.id,
-    name: bitcoin.name,
-    family: 'bitcoin',
-    network: 'testnet',
-    bitcoinNetwork: bitcoin.network,
-    caip2: `bip122:${bitcoin.id}`,
-    nativeSymbol: bitcoin.nativeSymbol,
-    nativeDecimals: bitcoin.decimals,
-    rpcUrl: bitcoin.esploraUrl,
-    statusApiUrl: bitcoin.esploraUrl,
-    devnet: true,
-  };
-}
-
-/**
- * A local Cosmos SDK chain. Its CAIP-2 reference is its chain id, as CAIP-2's `cosmos` namespace
- * names chains (`cosmos:cosmoshub-4`); its CometBFT RPC is its `rpcUrl`, what a wallet signs with.
- */
-function devnetCosmosDescriptor(chain: CosmosDevnetChainManifest): ChainDescriptor {
-  return {
-    id: chain.id,
-    name: chain.name,
-    family: 'cosmos',
-    network: 'testnet',
-    caip2: `cosmos:${chain.chainId}`,
-    nativeSymbol: chain.nativeSymbol,
-    nativeDecimals: chain.decimals,
-    rpcUrl: chain.rpc,
-    statusApiUrl: chain.rpc,
-    devnet: true,
-    cosmos: {
-      chainId: chain.chainId,
-      bech32Prefix: chain.bech32Prefix,
-      nativeDenom: chain.nativeDenom,
-      restUrl: chain.rest,
-      minGasPrice: chain.minGasPrice,
-      ibcChannels: { ...chain.ibcChannels },
-      ...(chain.crosschainSwapsContract ? { crosschainSwapsContract: chain.crosschainSwapsContract } : {}),
-    },
-  };
-}
-
-/**
- * The local Solana chain. Its CAIP-2 reference is its API id: the local ledger's genesis hash is
- * not fixed, and a distinct reference keeps it apart from Solana's public devnet.
- */
-function devnetSolanaDescriptor(solana: DevnetSolanaView): ChainDescriptor {
-  return {
-    id: solana.id,
-    name: solana.name,
-    family: 'solana',
-    network: 'testnet',
-    caip2: `solana:${solana.id}`,
-    nativeSymbol: solana.nativeSymbol,
-    nativeDecimals: 9,
-    rpcUrl: solana.rpcUrl,
     devnet: true,
   };
 }
@@ -461,53 +383,5 @@ function evmDevnetTokens(
       // The devnet bridge carries its token to every other devnet chain (Solana included).
       bridgedChains: chain.bridge.token === symbol ? bridgeEnds - 1 : 0,
     })),
-  ];
-}
-
-/** The devnet Solana chain's SOL and mints; the bridge's token reaches every other bridge end. */
-function solanaDevnetTokens(
-  solana: DevnetSolanaView,
-  descriptor: ChainDescriptor,
-  bridgeEnds: number,
-): ListedToken[] {
-  return [
-    {
-      chain: solana.id,
-      symbol: solana.nativeSymbol,
-      name: 'Solana',
-      decimals: descriptor.nativeDecimals,
-      address: null,
-      mint: null,
-      listIndex: null,
-      bridgedChains: 0,
-    },
-    ...Object.entries(solana.tokens).map(([symbol, token], index) => ({
-      chain: solana.id,
-      symbol,
-      name: token.name,
-      decimals: token.decimals,
-      address: null,
-      mint: token.mint,
-      listIndex: index,
-      bridgedChains: solana.bridge.token === symbol ? bridgeEnds - 1 : 0,
-    })),
-  ];
-}
-
-/** The devnet Bitcoin chain's BTC, its only coin. */
-function bitcoinDevnetTokens(bitcoin: DevnetBitcoinView, nobleEnd: boolean): ListedToken[] {
-  return [
-    {
-      chain: bitcoin.id,
-      symbol: bitcoin.nativeSymbol,
-      name: 'Bitcoin',
-      decimals: bitcoin.decimals,
-      address: null,
-      mint: null,
-      listIndex: null,
-      // THORChain (the devnet's local THORNode) swaps BTC to and from the chains it names; the
-      // devnet bridge's Bitcoin end to and from Noble's only.
-      bridgedChains: Object.keys(bitcoin.bridge.thornode?.chains ?? {}).length + (nobleEnd ? 1 : 0),
-    },
   ];
 }

@@ -28,7 +28,6 @@ export {
 } from './bridge/local-thornode';
 export { satsForRouterDeposit, ThorchainRouterEndpoint } from './bridge/thorchain-router-endpoint';
 export type { VaultTransactionView } from './bridge/solana-bridge-endpoint';
-export * from './solana';
+// Each family's folder (its local chain, keys and sponsor), through the devnet's family table.
+export * from './devnet-families';
 export * from './replica';
-export * from './bitcoin';
-export * from './cosmos';

@@ -10,3 +10,4 @@ export * from './transaction-starting-with';
 export * from './prepared-statements';
 export * from './step-spec-columns';
 export * from './prioritized-pool';
+export * from './step-family-check';

@@ -1,9 +1,9 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import {
   AddressCheckedChain,
+  ChainDescriptor,
   ChainFamily,
   ChainRegistry,
-  CosmosChainTraits,
   DEFAULT_RPC_TIMEOUT_MS,
   PermitContracts,
 } from '@swapgw/chains';
@@ -66,8 +66,8 @@ export class RegistrySwapChains implements SwapChains, OnApplicationShutdown {
     return this.registry.tokenPermitOf(chain, token);
   }
 
-  cosmosTraitsOf(chain: string): CosmosChainTraits | undefined {
-    return this.registry.get(chain).cosmos;
+  descriptorOf(chain: string): ChainDescriptor {
+    return this.registry.get(chain);
   }
 
   /** Releases the family clients' providers once the app's consumers have stopped. */

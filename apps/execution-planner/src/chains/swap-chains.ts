@@ -1,4 +1,4 @@
-import type { AddressCheckedChain, ChainFamily, CosmosChainTraits, PermitContracts } from '@swapgw/chains';
+import type { AddressCheckedChain, ChainDescriptor, ChainFamily, PermitContracts } from '@swapgw/chains';
 import type { StartupWarmup } from '@swapgw/runtime';
 
 /** What the planner needs to know about chains: signing surfaces, families, EVM chain ids, balances. */
@@ -21,8 +21,11 @@ export interface SwapChains {
   permitContractsOf(chain: string): PermitContracts | undefined;
   /** The EIP-712 domain {name, version} of the token's EIP-2612 permit; undefined without one. */
   tokenPermitOf(chain: string, token: string): { name: string; version: string } | undefined;
-  /** A Cosmos chain's traits (prefix, ICS-20 channels); undefined on other families. */
-  cosmosTraitsOf(chain: string): CosmosChainTraits | undefined;
+  /**
+   * The chain's descriptor, whose fields of a family's own its step builders read (a Cosmos chain's
+   * `cosmos`: prefix, ICS-20 channels); undefined where none is known (a test's chains).
+   */
+  descriptorOf(chain: string): ChainDescriptor | undefined;
 }
 
 export const SWAP_CHAINS = Symbol('SwapChains');

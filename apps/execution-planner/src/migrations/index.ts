@@ -15,6 +15,7 @@ import { AddIbcSettlements1765300000000 } from './1765300000000-add-ibc-settleme
 import { AddThorchainProgress1765400000000 } from './1765400000000-add-thorchain-progress';
 import { AddCctpSettlements1765500000000 } from './1765500000000-add-cctp-settlements';
 import { AddForwardingSettlements1765600000000 } from './1765600000000-add-forwarding-settlements';
+import { CheckStepFamilyShape1765700000000 } from './1765700000000-check-step-family-shape';
 
 /** Every migration of the `planner` schema, in order. */
 export const PLANNER_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const PLANNER_MIGRATIONS = [
   AddThorchainProgress1765400000000,
   AddCctpSettlements1765500000000,
   AddForwardingSettlements1765600000000,
+  CheckStepFamilyShape1765700000000,
 ];

@@ -35,7 +35,7 @@ const context = (balancesBefore = new Map<string, bigint>()): StepPlanContext =>
   swapDeadlineSeconds: 3600,
   evmChainIdOf: () => Number.NaN,
   familyOf: (chain) => (chain in TRAITS ? 'cosmos' : 'solana'),
-  cosmosTraitsOf: (chain) => TRAITS[chain],
+  descriptorOf: (chain) => ({ cosmos: TRAITS[chain] }),
   balancesBefore,
 });
 

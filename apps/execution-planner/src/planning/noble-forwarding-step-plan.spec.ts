@@ -39,7 +39,7 @@ const context: StepPlanContext = {
   swapDeadlineSeconds: 3600,
   evmChainIdOf: (chain) => (chain === 'devnet-a' ? 31337 : Number.NaN),
   familyOf: (chain) => (chain in TRAITS ? 'cosmos' : 'evm'),
-  cosmosTraitsOf: (chain) => TRAITS[chain],
+  descriptorOf: (chain) => ({ cosmos: TRAITS[chain] }),
   balancesBefore: new Map(),
 };
 

@@ -91,14 +91,12 @@ export function planSteps(
   request: StepPlanRequest,
   context: StepPlanContext,
 ): PlannedStep[] {
-  const wallets = walletsOf(plan, request, context.familyOf, (chain) => {
-    const prefix = context.cosmosTraitsOf?.(chain)?.bech32Prefix;
-    return {
-      id: chain,
-      family: context.familyOf(chain),
-      ...(prefix ? { cosmos: { bech32Prefix: prefix } } : {}),
-    };
-  });
+  // The chain as its descriptor tells it (a Cosmos chain's prefix spells the wallet there).
+  const wallets = walletsOf(plan, request, context.familyOf, (chain) => ({
+    ...context.descriptorOf?.(chain),
+    id: chain,
+    family: context.familyOf(chain),
+  }));
   const sponsored = gasPaymentOf(request) === 'sponsored';
   const permit = firstLegPermitOf(plan, request, context);
   const deadline = BigInt(Math.floor(context.nowMs / 1000) + context.swapDeadlineSeconds);

@@ -213,7 +213,7 @@ export class SwapPlanner {
         balancesBefore,
         permitContractsOf,
         tokenPermitOf: (chain, token) => this.chains.tokenPermitOf(chain, token),
-        cosmosTraitsOf: (chain) => this.chains.cosmosTraitsOf(chain),
+        descriptorOf: (chain) => this.chains.descriptorOf(chain),
         integratorFees,
         permit2Allowance,
       });

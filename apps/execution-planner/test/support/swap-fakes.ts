@@ -222,7 +222,7 @@ export class FakeSwapChains implements SwapChains {
     return undefined;
   }
 
-  cosmosTraitsOf(): undefined {
+  descriptorOf(): undefined {
     return undefined;
   }
 }

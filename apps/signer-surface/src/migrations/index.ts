@@ -14,6 +14,7 @@ import { AddBitcoinFeeBumps1764830000000 } from './1764830000000-add-bitcoin-fee
 import { StoreRequestSpecs1765010000000 } from './1765010000000-store-request-specs';
 import { AddCosmosRequests1765110000000 } from './1765110000000-add-cosmos-requests';
 import { AddCosmosSponsoredTransactions1765210000000 } from './1765210000000-add-cosmos-sponsored-transactions';
+import { CheckRequestFamilyShape1765710000000 } from './1765710000000-check-request-family-shape';
 
 /** Every migration of the `signer` schema, in order. */
 export const SIGNER_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const SIGNER_MIGRATIONS = [
   StoreRequestSpecs1765010000000,
   AddCosmosRequests1765110000000,
   AddCosmosSponsoredTransactions1765210000000,
+  CheckRequestFamilyShape1765710000000,
 ];

@@ -2,7 +2,7 @@ import type { SigningPayload, SigningStepSpecFields, TransactionStatusResult } f
 import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
 import type { SponsoredFeeRates } from '../sponsored-gas';
 import type { EvmPayloadPolicy } from './evm/evm-payload';
-import type { SignedTransactionArtifact } from './signed-artifact';
+import type { SignedTransactionArtifact } from './signed-artifact-codec';
 
 /**
  * What every listed chain answers, whatever its family: the form of its transaction ids and where a

@@ -1,4 +1,10 @@
-import type { RouteLeg, SignaturePayloadType, SponsoredGasKind } from '@swapgw/contracts';
+import type {
+  EvmTypedDataStep,
+  RouteLeg,
+  SignaturePayloadType,
+  SigningStepFamily,
+  SponsoredGasKind,
+} from '@swapgw/contracts';
 import type { CatalogToken } from '../catalog/chain-catalog';
 import type { ChainDescriptor, ChainFamily, ChainNetwork } from '../chain-descriptor';
 import type { PermitContracts } from '../permit-contracts';
@@ -161,20 +167,18 @@ export interface ListedToken extends Pick<CatalogToken, 'symbol' | 'name' | 'dec
 
 // --- The steps of a route (step-split) --------------------------------------------------------
 
-/** How the wallet signs a step. */
+/**
+ * How the wallet signs a step: its step variant's `family` (SIGNING_STEP_VARIANTS, where each family
+ * registers its steps: `evm-transaction`, the wallet's own EVM transaction, its gas covered first on
+ * a sponsored swap; `solana-transaction`, a bridge deposit the signer builds or an aggregator's
+ * prebuilt transaction; `bitcoin-psbt`, the user's inputs, the service's fee input paying the miner
+ * when sponsored; `cosmos-sign-direct`, a SignDoc whose fee the service's fee granter pays), except
+ * EIP-712 typed data, told by what it signs, its sponsorship mode: `eip2612-permit` (the token's
+ * permit granting Permit2, a sponsored approve) or `permit2-intent` (the leg as a Permit2 witness
+ * transfer the relayer executes). Derived, so a new family's steps add nothing here.
+ */
 export type StepSigning =
-  /** A Solana transaction: a bridge deposit the signer builds, or an aggregator's prebuilt one. */
-  | 'solana-transaction'
-  /** The wallet's own EVM transaction (its gas covered first on a sponsored swap). */
-  | 'evm-transaction'
-  /** EIP-712 typed data: the token's EIP-2612 permit granting Permit2 (sponsored approve). */
-  | 'eip2612-permit'
-  /** EIP-712 typed data: the leg as a Permit2 witness transfer the relayer executes (sponsored). */
-  | 'permit2-intent'
-  /** A Bitcoin PSBT: the user signs their inputs (sponsored: the service's fee input pays the miner). */
-  | 'bitcoin-psbt'
-  /** A Cosmos SignDoc (`cosmos-sign-direct`): the wallet's tx, its fee paid by the service's fee granter. */
-  | 'cosmos-sign-direct';
+  Exclude<SigningStepFamily, EvmTypedDataStep['family']> | EvmTypedDataStep['sponsored']['mode'];
 
 /** One wallet-signed step of a route. */
 export interface SplitStep {

@@ -1,36 +1,26 @@
 import { CHAIN_FAMILIES, type SigningPayload } from '@swapgw/contracts';
 import type { ChainFamily } from '../chain-descriptor';
-import type { FeePayerSigner, SignedArtifactCodec } from './signed-artifact-codec';
+import type {
+  FeePayerSigner,
+  SignedArtifact,
+  SignedArtifactCodec,
+  SignedArtifactForm,
+  SignedTransactionArtifact,
+} from './signed-artifact-codec';
 import { SIGNED_ARTIFACT_CODECS } from './step-spec-families';
 
 /**
  * What a wallet hands back for a step, decoded and checked by its family: each family's forms,
  * decoding and verification are its own (`families/<family>/<family>-artifact.ts`, a
- * SignedArtifactCodec), mapped to it beside its step builder (SIGNED_ARTIFACT_CODECS in
- * step-spec-families.ts); here what is common to all of them.
+ * SignedArtifactCodec), registered with its step builder in the family-modules table (read here as
+ * SIGNED_ARTIFACT_CODECS, step-spec-families.ts); here what is common to all of them.
  */
 export { isTypedDataSignature, TYPED_DATA_SIGNATURE } from './evm/evm-artifact';
 export type { EvmSignatureArtifact, EvmTransactionArtifact } from './evm/evm-artifact';
 export type { SolanaArtifact } from './solana/solana-artifact';
 export type { BitcoinArtifact } from './bitcoin/bitcoin-artifact-codec';
 export type { CosmosArtifact } from './cosmos/cosmos-artifact';
-export type { FeePayerSigner };
-
-type Codecs = typeof SIGNED_ARTIFACT_CODECS;
-
-/**
- * A client's signed artifact, decoded by its form: a 0x 65- (or 64-) byte signature of typed data
- * (a sponsored step; `hash` is its keccak256, an id only), other 0x-hex is an EVM transaction, a
- * PSBT (base64 or hex) or hex without 0x is Bitcoin, base64 of a protobuf TxRaw is Cosmos, anything
- * else must be Solana base64. `rawTx` is what is recorded and sent as it is (Bitcoin: what the
- * wallet returned, completed by the service before it is recorded).
- */
-export type SignedArtifact = ReturnType<Codecs[ChainFamily]['decode']>;
-
-/** A signed transaction (not a signature the service relays). */
-export type SignedTransactionArtifact = Exclude<SignedArtifact, { family: 'evm-signature' }>;
-
-export type SignedArtifactForm = SignedArtifact['family'];
+export type { FeePayerSigner, SignedArtifact, SignedArtifactForm, SignedTransactionArtifact };
 
 /** A family's codec, typed for what the shared code does with any of them. */
 function codecOf(family: ChainFamily): SignedArtifactCodec<SignedArtifact> {

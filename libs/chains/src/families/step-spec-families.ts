@@ -7,54 +7,47 @@ import type {
   StepSpecChains,
   StepSpecFamily,
 } from './step-spec-family';
-import { bitcoinArtifacts } from './bitcoin/bitcoin-artifact-codec';
-import { bitcoinStepSpecFamily } from './bitcoin/bitcoin-step-spec';
-import { cosmosArtifacts } from './cosmos/cosmos-artifact';
-import { cosmosStepSpecFamily } from './cosmos/cosmos-step-spec';
-import { evmArtifacts } from './evm/evm-artifact';
-import { evmStepSpecFamily } from './evm/evm-step-spec';
-import { solanaArtifacts } from './solana/solana-artifact';
-import { solanaStepSpecFamily } from './solana/solana-step-spec';
+import { FAMILY_MODULES } from './family-modules';
+import type { SignedArtifactCodecs } from './signed-artifact-codec';
 
 /**
  * How each chain family expresses a swap's signing steps: @swapgw/chains' `splitSteps` decides which
  * steps a route has, a family's StepSpecFamily writes each of them out (an EVM call or typed data,
  * a Solana transaction spec) and says how a bridge pays out to a chain of that family (the interface,
-step-spec-family.ts, sits below the families; this registry above them). The execution
- * planner looks the family up here and never branches on a family itself; a new family plugs in by
- * adding its entry to STEP_SPEC_FAMILIES.
+ * step-spec-family.ts, sits below the families; this registry above them, reading each family's
+ * `steps` in the family-modules table). The execution planner looks the family up here and never
+ * branches on a family itself.
  */
 
-/** The families a swap signs on. */
-const STEP_SPEC_FAMILIES: Record<ChainFamily, StepSpecFamily | undefined> = {
-  evm: evmStepSpecFamily,
-  solana: solanaStepSpecFamily,
-  bitcoin: bitcoinStepSpecFamily,
-  cosmos: cosmosStepSpecFamily,
-};
+type FamilyModules = typeof FAMILY_MODULES;
 
 /**
  * What a wallet hands back for each family's steps, read by the family (signed-artifact.ts decodes
- * and checks through it): beside the family's step builder, since it is what signing that step
- * returns.
+ * and checks through it): each family's `artifacts` in the family-modules table, beside its step
+ * builder, since it is what signing that step returns.
  */
-export const SIGNED_ARTIFACT_CODECS = {
-  evm: evmArtifacts,
-  solana: solanaArtifacts,
-  bitcoin: bitcoinArtifacts,
-  cosmos: cosmosArtifacts,
-} satisfies Record<ChainFamily, unknown>;
+export const SIGNED_ARTIFACT_CODECS = Object.fromEntries(
+  Object.entries(FAMILY_MODULES).map(([family, module]) => [family, module.artifacts]),
+) as { [F in ChainFamily]: FamilyModules[F]['artifacts'] } satisfies SignedArtifactCodecs;
+
+/** Every family declares its codec in SignedArtifactCodecs (the artifact types' union), and no other name. */
+const CODECS_DECLARED: [keyof SignedArtifactCodecs] extends [ChainFamily]
+  ? [ChainFamily] extends [keyof SignedArtifactCodecs]
+    ? true
+    : false
+  : false = true;
+void CODECS_DECLARED;
 
 /** The step building of `family`; throws for a family no swap signs on. */
 export function stepSpecFamilyOf(family: ChainFamily): StepSpecFamily {
-  const found = STEP_SPEC_FAMILIES[family];
+  const found = Object.hasOwn(FAMILY_MODULES, family) ? FAMILY_MODULES[family].steps : undefined;
   if (!found) throw new Error(`Chains of the ${family} family have no signing steps`);
   return found;
 }
 
 /** Whether legs on `family`'s chains can carry a permit (EIP-2612, Permit2). */
 export function familyHasPermits(family: ChainFamily): boolean {
-  return STEP_SPEC_FAMILIES[family]?.permits ?? false;
+  return (Object.hasOwn(FAMILY_MODULES, family) && FAMILY_MODULES[family].steps.permits) || false;
 }
 
 /** The step of a leg, written out by the family of the leg's chain. */
@@ -85,7 +78,7 @@ function legStepChainsOf(chains: StepSpecChains): LegStepChains {
     evmChainIdOf: (chain) => chains.evmChainIdOf(chain),
     permitContractsOf: (chain) => chains.permitContractsOf?.(chain),
     tokenPermitOf: (chain, token) => chains.tokenPermitOf?.(chain, token),
-    cosmosTraitsOf: (chain) => chains.cosmosTraitsOf?.(chain),
+    descriptorOf: (chain) => chains.descriptorOf?.(chain),
     bridgePayoutOf: (leg, recipient) =>
       stepSpecFamilyOf(chains.familyOf(destinationChainOf(leg))).bridgePayoutOf(leg, recipient, chains),
     destinationSwapOf: ({ leg: bridge, next: swap, minOut, finalRecipient, deadline }) => {

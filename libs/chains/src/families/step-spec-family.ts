@@ -7,7 +7,7 @@ import type {
   SolanaStepSpec,
   SponsoredStepSpec,
 } from '@swapgw/contracts';
-import type { ChainFamily, CosmosChainTraits } from '../chain-descriptor';
+import type { ChainDescriptor, ChainFamily } from '../chain-descriptor';
 import type { PermitContracts } from '../permit-contracts';
 import type { SplitStep } from '../step-split';
 
@@ -29,8 +29,12 @@ export interface StepSpecChains {
   permitContractsOf?(chain: string): PermitContracts | undefined;
   /** The EIP-712 domain of a token's EIP-2612 permit on a chain; undefined for tokens without one. */
   tokenPermitOf?(chain: string, token: string): { name: string; version: string } | undefined;
-  /** A Cosmos chain's traits (prefix, ICS-20 channels), for its steps' messages. */
-  cosmosTraitsOf?(chain: string): CosmosChainTraits | undefined;
+  /**
+   * The chain's descriptor, for the fields of its family's own that a family's steps read (a Cosmos
+   * chain's `cosmos`: its prefix, its ICS-20 channels); a family's builder reads its own field, so a
+   * family with a field of its own adds nothing here. A test's chains may give only those fields.
+   */
+  descriptorOf?(chain: string): Partial<ChainDescriptor> | undefined;
 }
 
 /** The fields of a leg its family's settlementOf reads. */

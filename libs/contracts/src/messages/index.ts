@@ -7,6 +7,7 @@ export {
   EVM_TX_HASH,
   USER_PUBLIC_KEY_DESCRIPTION,
 } from './chain-formats';
+export * from './families';
 export * from './signing';
 export * from './limit-order';
 export * from './swap';

@@ -182,3 +182,40 @@ export const SIGNING_PAYLOAD_MODELS = [
   CosmosMsgDto,
   TypedDataFieldDto,
 ] as const;
+
+/**
+ * Each payload a wallet is handed, one entry per `type`, in the API's order (a new family's payload
+ * is one entry here, beside its DTO): its DTO, and how a wallet signs it and what it sends back as
+ * rawTx, its part of the payload field's description. The step's `payload` field (swap-responses.dto.ts)
+ * is the `oneOf` of these, discriminated by `type`.
+ */
+export const SIGNING_PAYLOADS = [
+  {
+    type: 'evm-transaction',
+    model: EvmTransactionPayloadDto,
+    howToSign: 'sign the transaction; rawTx = signed serialized 0x-hex',
+  },
+  {
+    type: 'evm-typed-data',
+    model: EvmTypedDataPayloadDto,
+    howToSign:
+      'sign with eth_signTypedData_v4; rawTx = the 0x signature; the service relays it and pays the gas',
+  },
+  {
+    type: 'solana-versioned-transaction',
+    model: SolanaTransactionPayloadDto,
+    howToSign: 'sign; rawTx = base64',
+  },
+  {
+    type: 'bitcoin-psbt',
+    model: BitcoinPsbtPayloadDto,
+    howToSign:
+      'signPsbt the inputs listed; rawTx = the signed PSBT, base64 or hex, or the finalized transaction, hex; the service signs its fee input and pays the miner',
+  },
+  {
+    type: 'cosmos-sign-direct',
+    model: CosmosSignDirectPayloadDto,
+    howToSign:
+      'signDirect the signDoc, or signAmino the aminoSignDoc; rawTx = the signed TxRaw, base64; the service pays the fee through x/feegrant',
+  },
+] as const satisfies readonly { type: string; model: new () => object; howToSign: string }[];

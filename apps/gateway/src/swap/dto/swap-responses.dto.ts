@@ -5,14 +5,7 @@ import {
   ApiPropertyOptions,
   getSchemaPath,
 } from '@nestjs/swagger';
-import {
-  EvmTransactionPayloadDto,
-  EvmTypedDataPayloadDto,
-  SIGNING_PAYLOAD_MODELS,
-  SolanaTransactionPayloadDto,
-  BitcoinPsbtPayloadDto,
-  CosmosSignDirectPayloadDto,
-} from './signing-payload.dto';
+import { SIGNING_PAYLOAD_MODELS, SIGNING_PAYLOADS } from './signing-payload.dto';
 import { RouteIssueDto } from '../../quote/dto/quote-responses';
 import type {
   AsyncSigningResponse,
@@ -98,28 +91,14 @@ export class ReadySigningEnvelopeDto implements SigningEnvelope {
   })
   readyAtMs!: number | null;
   @ApiProperty({
-    oneOf: [
-      { $ref: getSchemaPath(EvmTransactionPayloadDto) },
-      { $ref: getSchemaPath(EvmTypedDataPayloadDto) },
-      { $ref: getSchemaPath(SolanaTransactionPayloadDto) },
-      { $ref: getSchemaPath(BitcoinPsbtPayloadDto) },
-      { $ref: getSchemaPath(CosmosSignDirectPayloadDto) },
-    ],
+    oneOf: SIGNING_PAYLOADS.map(({ model }) => ({ $ref: getSchemaPath(model) })),
     discriminator: {
       propertyName: 'type',
-      mapping: {
-        'evm-transaction': getSchemaPath(EvmTransactionPayloadDto),
-        'evm-typed-data': getSchemaPath(EvmTypedDataPayloadDto),
-        'solana-versioned-transaction': getSchemaPath(SolanaTransactionPayloadDto),
-        'bitcoin-psbt': getSchemaPath(BitcoinPsbtPayloadDto),
-        'cosmos-sign-direct': getSchemaPath(CosmosSignDirectPayloadDto),
-      },
+      mapping: Object.fromEntries(SIGNING_PAYLOADS.map(({ type, model }) => [type, getSchemaPath(model)])),
     },
     description:
-      'What the wallet signs, by type: evm-transaction (sign the transaction; rawTx = signed serialized 0x-hex), evm-typed-data (sign with ' +
-      'eth_signTypedData_v4; rawTx = the 0x signature; the service relays it and pays the gas), solana-versioned-transaction (sign; rawTx = base64), ' +
-      'bitcoin-psbt (signPsbt the inputs listed; rawTx = the signed PSBT, base64 or hex, or the finalized transaction, hex; the service signs its fee input and pays the miner), ' +
-      'cosmos-sign-direct (signDirect the signDoc, or signAmino the aminoSignDoc; rawTx = the signed TxRaw, base64; the service pays the fee through x/feegrant)',
+      'What the wallet signs, by type: ' +
+      SIGNING_PAYLOADS.map(({ type, howToSign }) => `${type} (${howToSign})`).join(', '),
   })
   payload!: Record<string, unknown>;
   @ApiProperty({

@@ -22,3 +22,10 @@ export const bitcoinArtifacts: SignedArtifactCodec<BitcoinArtifact> = {
   verify: (artifact, payload) =>
     verifySignedBitcoinStep((payload as BitcoinPsbtSigningPayload).psbt, artifact.rawTx),
 };
+
+declare module '../signed-artifact-codec' {
+  /** The bitcoin family's codec, in the union of the signed artifacts' types. */
+  interface SignedArtifactCodecs {
+    bitcoin: typeof bitcoinArtifacts;
+  }
+}

@@ -10,7 +10,7 @@ import type {
   StepPayloadRequest,
   TransactionProgress,
 } from '../chain-family';
-import type { SignedTransactionArtifact } from '../signed-artifact';
+import type { SignedTransactionArtifact } from '../signed-artifact-codec';
 import { decodeBitcoinArtifact } from './bitcoin-artifact';
 import type { BitcoinChainClient, BitcoinFeeRates } from './bitcoin-chain-client';
 import type { BitcoinNetworkName } from './bitcoin-networks';

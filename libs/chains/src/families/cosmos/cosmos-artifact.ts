@@ -22,3 +22,10 @@ export const cosmosArtifacts: SignedArtifactCodec<CosmosArtifact> = {
   needed: { cosmos: 'the signed Cosmos transaction (base64 TxRaw)' },
   verify: (artifact, payload) => verifySignedCosmosTx(payload as CosmosSignDirectPayload, artifact.rawTx),
 };
+
+declare module '../signed-artifact-codec' {
+  /** The cosmos family's codec, in the union of the signed artifacts' types. */
+  interface SignedArtifactCodecs {
+    cosmos: typeof cosmosArtifacts;
+  }
+}

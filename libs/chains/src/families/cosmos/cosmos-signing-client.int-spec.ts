@@ -82,7 +82,7 @@ describe('the Cosmos signing client on the local Cosmos devnet', () => {
     const chains = {
       familyOf: (id: string) => registry.get(id).family,
       evmChainIdOf: () => 0,
-      cosmosTraitsOf: (id: string) => registry.get(id).cosmos,
+      descriptorOf: (id: string) => registry.get(id),
     };
     stepsOf = (legs, signer, recipient, signerPublicKey) =>
       splitSteps(legs, chains, { gasPayment: 'user' }).map((step) =>

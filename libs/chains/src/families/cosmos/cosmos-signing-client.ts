@@ -13,7 +13,7 @@ import type {
   StepPayloadRequest,
   TransactionProgress,
 } from '../chain-family';
-import type { SignedTransactionArtifact } from '../signed-artifact';
+import type { SignedTransactionArtifact } from '../signed-artifact-codec';
 import { buildCosmosSignDoc } from './cosmos-sign-doc';
 import type { ForwardingTarget } from './noble-forwarding';
 import { CosmosStatusClient } from './cosmos-status-client';

@@ -49,7 +49,7 @@ const chains: StepSpecChains = {
   evmChainIdOf: () => {
     throw new Error('no EVM chain here');
   },
-  cosmosTraitsOf: (chain) => TRAITS[chain],
+  descriptorOf: (chain) => ({ cosmos: TRAITS[chain] }),
 };
 
 const leg = (fields: Partial<RouteLeg>): RouteLeg =>
@@ -225,7 +225,7 @@ describe('the Cosmos family’s steps (cosmosStepSpecFamily)', () => {
               ? 'bitcoin'
               : 'cosmos',
       evmChainIdOf: () => 31337,
-      cosmosTraitsOf: () => undefined,
+      descriptorOf: () => undefined,
     };
     const nobleSender = cosmosAddressOfPubkey('noble', PUBKEY);
     const burn = (destinationChain: string, destinationBridgeChainId: number, recipient: string) => {

@@ -170,7 +170,7 @@ function swapReceiverOf(input: LegStepInput, chains: LegStepChains): string {
 }
 
 function traitsOf(chains: LegStepChains, chain: string): CosmosChainTraits {
-  const traits = chains.cosmosTraitsOf?.(chain);
+  const traits = chains.descriptorOf?.(chain)?.cosmos;
   if (!traits) throw new Error(`Chain ${chain} has no Cosmos traits`);
   return traits;
 }

@@ -16,3 +16,4 @@ export * from './ibc-packet-progress';
 export * from './noble-forwarding';
 export * from './noble-forwarding-route';
 export * from './noble-forwarding-progress';
+export * from './cosmos-module';

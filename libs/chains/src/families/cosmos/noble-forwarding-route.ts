@@ -67,7 +67,7 @@ export function nobleForwardingOf(
 }
 
 function traitsOf(chains: StepSpecChains, chain: string): CosmosChainTraits {
-  const traits = chains.cosmosTraitsOf?.(chain);
+  const traits = chains.descriptorOf?.(chain)?.cosmos;
   if (!traits) throw new Error(`Chain ${chain} has no Cosmos traits`);
   return traits;
 }

@@ -53,3 +53,10 @@ export const evmArtifacts: SignedArtifactCodec<EvmTransactionArtifact | EvmSigna
     assertNoMismatch(compareWithPayload(artifact.tx, (payload as EvmSigningPayload).transaction));
   },
 };
+
+declare module '../signed-artifact-codec' {
+  /** The evm family's codec, in the union of the signed artifacts' types. */
+  interface SignedArtifactCodecs {
+    evm: typeof evmArtifacts;
+  }
+}

@@ -44,3 +44,10 @@ export const solanaArtifacts: SignedArtifactCodec<SolanaArtifact> = {
   verify: (artifact, payload, options) =>
     verifySignedSolanaTransaction(artifact.tx, payload as SolanaSigningPayload, options),
 };
+
+declare module '../signed-artifact-codec' {
+  /** The solana family's codec, in the union of the signed artifacts' types. */
+  interface SignedArtifactCodecs {
+    solana: typeof solanaArtifacts;
+  }
+}

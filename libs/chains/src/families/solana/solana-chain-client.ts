@@ -13,7 +13,7 @@ import type {
   StepPayloadRequest,
   TransactionProgress,
 } from '../chain-family';
-import type { SignedTransactionArtifact } from '../signed-artifact';
+import type { SignedTransactionArtifact } from '../signed-artifact-codec';
 import { readSolanaBalance } from './solana-balance';
 import { isSolanaRpcUnreachable } from './solana-rpc-errors';
 import { LAMPORTS_PER_SIGNATURE } from './solana-fees';

@@ -151,15 +151,17 @@ describe('solanaStepOf', () => {
     const toNoble: LegStepChains = {
       ...chains,
       familyOf: (chain) => (chain === 'noble-devnet' ? 'cosmos' : chains.familyOf(chain)),
-      cosmosTraitsOf: (chain) =>
+      descriptorOf: (chain) =>
         chain === 'noble-devnet'
           ? {
-              chainId: 'noble-devnet',
-              bech32Prefix: 'noble',
-              nativeDenom: 'ustake',
-              restUrl: '',
-              minGasPrice: '0uusdc',
-              ibcChannels: {},
+              cosmos: {
+                chainId: 'noble-devnet',
+                bech32Prefix: 'noble',
+                nativeDenom: 'ustake',
+                restUrl: '',
+                minGasPrice: '0uusdc',
+                ibcChannels: {},
+              },
             }
           : undefined,
       bridgePayoutOf: (leg, recipient) => cosmosBridgePayoutOf(leg, recipient),

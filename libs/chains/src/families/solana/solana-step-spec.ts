@@ -104,7 +104,7 @@ function memoRecipientOf(destinationChain: string, payout: BridgePayout, chains:
   if (payout.encoding === 'address') return payout.recipient;
   const prefix =
     chains.familyOf(destinationChain) === 'cosmos'
-      ? chains.cosmosTraitsOf?.(destinationChain)?.bech32Prefix
+      ? chains.descriptorOf?.(destinationChain)?.cosmos?.bech32Prefix
       : undefined;
   const account = prefix === undefined ? undefined : cosmosAccountOfBytes32(prefix, payout.recipient);
   if (account === undefined)

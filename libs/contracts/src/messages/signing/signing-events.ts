@@ -1,6 +1,7 @@
 import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Min } from 'class-validator';
 import { SIGNING_STEP_KINDS, SigningStepKind } from './signing-message-types';
-import type { EvmExecutionHints, SigningClientHints, SigningPayload } from './signing-payload';
+import type { EvmExecutionHints, SigningClientHints } from './signing-payload';
+import type { SigningPayload } from './signing-steps';
 import { TX_HASH } from '../chain-formats';
 
 /** EVM transaction hash, or a Solana transaction id (base58 of a 64-byte signature). */

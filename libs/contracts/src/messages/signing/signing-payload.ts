@@ -1,3 +1,6 @@
+import { CHAIN_FAMILIES, type ChainFamily } from '../chain-formats';
+import { FAMILY_WIRE } from '../families/family-wire';
+
 /**
  * The EVM signing payload: `transaction` is signable as-is by ethers `Wallet.signTransaction`
  * (EIP-1559 fields imply a type-2 transaction; `from` must be the wallet's address).
@@ -42,93 +45,12 @@ export interface EvmTypedDataSigningPayload {
   typedData: Eip712TypedData;
 }
 
-/** Solana: base64 of the serialized unsigned v0 transaction, fee payer = the signing wallet. */
-export interface SolanaSigningPayload {
-  type: 'solana-versioned-transaction';
-  transaction: string;
-}
-
-/** One input a Bitcoin wallet signs (Unisat `toSignInputs`, Xverse `inputsToSign`, Leather). */
-export interface BitcoinInputToSign {
-  index: number;
-  /** The address whose key signs it (the user's). */
-  address: string;
-  /** 1 (SIGHASH_ALL) on P2WPKH, 0 (Taproot's default, which signs all) on P2TR. */
-  sighashTypes: number[];
-}
-
-/**
- * Bitcoin: base64 of the PSBT the wallet signs (`signPsbt`). The user's inputs (listed in
- * `inputsToSign`, each with its `witnessUtxo`, P2TR ones with `tapInternalKey`) and one input of
- * the service's fee wallet, which pays the whole miner fee; the wallet signs only its own inputs and
- * returns the PSBT (or the finalized transaction, hex), and the service signs the fee input last.
- */
-export interface BitcoinPsbtSigningPayload {
-  type: 'bitcoin-psbt';
-  psbt: string;
-  inputsToSign: BitcoinInputToSign[];
-  network: 'mainnet' | 'testnet' | 'regtest';
-}
-
-/** A message as cosmjs's EncodeObject and the chains' JSON name it: its typeUrl, its proto3 JSON (camelCase). */
-export interface CosmosMsgJson {
-  typeUrl: string;
-  value: Record<string, unknown>;
-}
-
-export interface CosmosCoin {
-  denom: string;
-  /** Base units, decimal. */
-  amount: string;
-}
-
-/** The legacy amino StdSignDoc (cosmjs's StdSignDoc, Keplr's and Ledger's signAmino). */
-export interface CosmosAminoSignDoc {
-  chain_id: string;
-  account_number: string;
-  sequence: string;
-  fee: { amount: CosmosCoin[]; gas: string; granter?: string };
-  msgs: { type: string; value: Record<string, unknown> }[];
-  memo: string;
-  timeout_height?: string;
-}
-
-/**
- * What a Cosmos wallet signs: `signDoc` exactly as Keplr's and Leap's `signDirect(chainId,
- * signerAddress, signDoc)` take it (bytes base64, accountNumber decimal), the amino sign doc for
- * Ledger users (null when a message has no amino form here), and the messages for display. rawTx:
- * the signed TxRaw, base64.
- */
-export interface CosmosSignDirectPayload {
-  type: 'cosmos-sign-direct';
-  signerAddress: string;
-  signDoc: { bodyBytes: string; authInfoBytes: string; chainId: string; accountNumber: string };
-  aminoSignDoc: CosmosAminoSignDoc | null;
-  msgs: CosmosMsgJson[];
-}
-
-export type SigningPayload =
-  | EvmSigningPayload
-  | EvmTypedDataSigningPayload
-  | SolanaSigningPayload
-  | BitcoinPsbtSigningPayload
-  | CosmosSignDirectPayload;
-
 /**
  * The `type` of every SigningPayload variant, in the order the API lists them (a quote's
- * `signatures[].payloadType`): one line here with the variant.
+ * `signatures[].payloadType`): each family's `payloadTypes` in FAMILY_WIRE.
  */
-export const SIGNING_PAYLOAD_TYPES = [
-  'evm-transaction',
-  'evm-typed-data',
-  'solana-versioned-transaction',
-  'bitcoin-psbt',
-  'cosmos-sign-direct',
-] as const satisfies readonly SigningPayload['type'][];
-
-// Every variant's type is listed: a variant missing above fails to compile here.
-type UnlistedPayloadType = Exclude<SigningPayload['type'], (typeof SIGNING_PAYLOAD_TYPES)[number]>;
-const _everyPayloadTypeListed: [UnlistedPayloadType] extends [never] ? true : never = true;
+export const SIGNING_PAYLOAD_TYPES: readonly (typeof FAMILY_WIRE)[ChainFamily]['payloadTypes'][number][] =
+  CHAIN_FAMILIES.flatMap((family) => FAMILY_WIRE[family].payloadTypes);
 
 /** `executionHints` of an EVM payload (decimal strings, wei / gas units). */
 export interface EvmExecutionHints {

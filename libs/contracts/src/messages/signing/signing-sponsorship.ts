@@ -11,58 +11,15 @@ import {
   IsOptionalIntegratorFees,
 } from './signing-formats';
 import { CHAIN_FAMILIES, type ChainFamily } from '../chain-formats';
+import { FAMILY_WIRE } from '../families/family-wire';
 
 /**
- * How the service pays for each family's steps, one entry per family: the sponsorship `modes` its
- * steps carry (SponsorshipMode below), the `gasKinds` of cost it pays on the family's chains (a
- * quote's `gasCoverage` kinds, SponsoredGasKind in route-gas-coverage; `bridge-release` is also paid
- * on a Solana destination, it is listed once), and how signer-surface's sponsorship ledger records
- * what it pays there (a row's `purpose`): `sponsoredPurposes`, the transactions that carry a user's
- * step or signature (EVM: the gas drop before a user's own transaction, a permit, an intent; a fee
- * payer's, fee wallet's or fee granter's user transaction), and `sponsorPurposes`, its sponsors' own
- * (an EVM relayer's nonce fill, a Bitcoin fee wallet's CPFP child, a Cosmos fee grant).
+ * How the service pays for each family's steps, one entry per family: its entry's `sponsorship` in
+ * FAMILY_WIRE (families/family-wire.ts says what each field is).
  */
-export const FAMILY_SPONSORSHIP = {
-  evm: {
-    modes: ['covered-transaction', 'eip2612-permit', 'permit2-intent'],
-    gasKinds: [
-      'permit',
-      'approve-top-up',
-      'swap-intent',
-      'bridge-intent',
-      'native-input-top-up',
-      'bridge-release',
-    ],
-    sponsoredPurposes: ['gas-drop', 'permit', 'intent'],
-    sponsorPurposes: ['nonce-fill'],
-  },
-  solana: {
-    modes: ['solana-fee-payer'],
-    gasKinds: ['solana-transaction', 'solana-ata-rent'],
-    sponsoredPurposes: ['solana-transaction'],
-    sponsorPurposes: [],
-  },
-  bitcoin: {
-    modes: ['bitcoin-fee-wallet'],
-    gasKinds: ['bitcoin-transaction'],
-    sponsoredPurposes: ['bitcoin-transaction'],
-    sponsorPurposes: ['bitcoin-fee-bump'],
-  },
-  cosmos: {
-    modes: ['cosmos-fee-grant'],
-    gasKinds: ['cosmos-fee-grant', 'cosmos-transaction'],
-    sponsoredPurposes: ['cosmos-transaction'],
-    sponsorPurposes: ['cosmos-fee-grant'],
-  },
-} as const satisfies Record<
-  ChainFamily,
-  {
-    modes: readonly string[];
-    gasKinds: readonly string[];
-    sponsoredPurposes: readonly string[];
-    sponsorPurposes: readonly string[];
-  }
->;
+export const FAMILY_SPONSORSHIP = Object.fromEntries(
+  CHAIN_FAMILIES.map((family) => [family, FAMILY_WIRE[family].sponsorship]),
+) as { [Family in ChainFamily]: (typeof FAMILY_WIRE)[Family]['sponsorship'] };
 
 type FamilySponsorship = (typeof FAMILY_SPONSORSHIP)[ChainFamily];
 
@@ -331,8 +288,8 @@ export interface SponsoredStepSpec {
   intent?: SponsoredIntentSpec;
 }
 
-/** What every sponsorship names: its mode. */
-abstract class Sponsorship implements SponsoredStepSpec {
+/** What every sponsorship names: its mode (each family's mode classes extend it in its folder). */
+export abstract class Sponsorship implements SponsoredStepSpec {
   @IsIn(SPONSORSHIP_MODES)
   mode!: SponsorshipMode;
 }
@@ -351,22 +308,3 @@ export class Permit2IntentSponsorship extends Sponsorship {
   @IsOneOf('kind', SPONSORED_INTENTS)
   intent!: SponsoredIntentSpec;
 }
-
-/** `solana-fee-payer`: the service's fee payer pays the Solana transaction's fees and rent. */
-export class SolanaFeePayerSponsorship extends Sponsorship {}
-
-/** `bitcoin-fee-wallet`: one UTXO of the service's fee wallet pays the whole miner fee. */
-export class BitcoinFeeWalletSponsorship extends Sponsorship {}
-
-/** `cosmos-fee-grant`: the service's fee granter pays the Cosmos transaction's fee (x/feegrant). */
-export class CosmosFeeGrantSponsorship extends Sponsorship {}
-
-/** The class that validates each mode of sponsorship (one class and one line per mode). */
-export const SPONSORSHIPS = {
-  'covered-transaction': CoveredTransactionSponsorship,
-  'eip2612-permit': Eip2612PermitSponsorship,
-  'permit2-intent': Permit2IntentSponsorship,
-  'solana-fee-payer': SolanaFeePayerSponsorship,
-  'bitcoin-fee-wallet': BitcoinFeeWalletSponsorship,
-  'cosmos-fee-grant': CosmosFeeGrantSponsorship,
-} satisfies Record<SponsorshipMode, new () => SponsoredStepSpec>;

@@ -1,24 +1,11 @@
-import { Allow, IsOptional } from 'class-validator';
-import { IsNestedObject, IsOneOf } from './signing-formats';
-import {
-  BitcoinStepSpec,
-  CosmosTxSpec,
-  NobleForwardingSpec,
-  SigningApproveSpec,
-  SigningCall,
-  SigningWaitForSpec,
-  SOLANA_STEP_SPECS,
-  SolanaStepSpec,
-} from './signing-step-specs';
-import {
-  BitcoinFeeWalletSponsorship,
-  CosmosFeeGrantSponsorship,
-  CoveredTransactionSponsorship,
-  Eip2612PermitSponsorship,
-  Permit2IntentSponsorship,
-  SolanaFeePayerSponsorship,
-  SponsoredStepSpec,
-} from './signing-sponsorship';
+import { IsOneOf } from './signing-formats';
+import type { SigningStepVariant } from './signing-step-variant';
+import type { ChainFamily } from '../chain-formats';
+import { type BitcoinPsbtSigningPayload, bitcoinSteps } from '../families/bitcoin/bitcoin-steps';
+import { type CosmosSignDirectPayload, cosmosSteps } from '../families/cosmos/cosmos-steps';
+import { evmSteps } from '../families/evm/evm-steps';
+import { type SolanaSigningPayload, solanaSteps } from '../families/solana/solana-steps';
+import type { EvmSigningPayload, EvmTypedDataSigningPayload, SIGNING_PAYLOAD_TYPES } from './signing-payload';
 
 /**
  * What a signing step asks the wallet to sign, one variant per family and kind of payload, named by
@@ -33,110 +20,58 @@ import {
  *    granter's.
  * Any step can wait for a balance first (`waitFor`). Each variant is validated by its own class
  * (SIGNING_STEP_VARIANTS): a field of another variant is not part of it, a sponsorship mode that
- * does not pay it is refused, a `family` naming no variant is refused on `family`. A new variant
- * (a Cosmos transaction) is one class here and one line in SIGNING_STEP_VARIANTS.
+ * does not pay it is refused, a `family` naming no variant is refused on `family`. A family's
+ * variants are classes in its folder (`families/<family>/<family>-steps.ts`), registered in
+ * FAMILY_STEPS below with its sponsorship modes' classes.
  */
 
 /**
- * A variant whose chain's family builds the payload from one field of its own (an EVM call, a
- * Solana, Bitcoin or Cosmos spec) names that field in a static `specField`: the family's client is
- * handed it, and null in every other variant's field (SigningStepSpecFields, stepSpecFieldsOf).
- * EIP-712 typed data has none (its relayer's call is built from `sponsored`).
+ * Each family's step variants and sponsorship modes, from its folder: the one table a family's
+ * classes are registered in (its address form, sponsorship data and payload types are in
+ * FAMILY_WIRE, families/family-wire.ts, which these classes validate against).
  */
+const FAMILY_STEPS = {
+  evm: evmSteps,
+  solana: solanaSteps,
+  bitcoin: bitcoinSteps,
+  cosmos: cosmosSteps,
+} as const satisfies Record<ChainFamily, unknown>;
 
-/** What every variant carries: its family (the variant's class was chosen by it), and the balance it may wait for. */
-abstract class SigningStepVariant {
-  @Allow()
-  family!: string;
+/** What a wallet is handed to sign, one variant per `type` (SIGNING_PAYLOAD_TYPES), each family's from its folder. */
+export type SigningPayload =
+  | EvmSigningPayload
+  | EvmTypedDataSigningPayload
+  | SolanaSigningPayload
+  | BitcoinPsbtSigningPayload
+  | CosmosSignDirectPayload;
 
-  @IsOptional()
-  @IsNestedObject(() => SigningWaitForSpec)
-  waitFor?: SigningWaitForSpec;
+// Every variant's type is listed, and every listed type is a variant's: a mismatch fails to compile here.
+type ListedPayloadType = (typeof SIGNING_PAYLOAD_TYPES)[number];
+type UnlistedPayloadType = Exclude<SigningPayload['type'], ListedPayloadType>;
+type PayloadTypeOfNoVariant = Exclude<ListedPayloadType, SigningPayload['type']>;
+const _everyPayloadTypeListed: [UnlistedPayloadType | PayloadTypeOfNoVariant] extends [never] ? true : never =
+  true;
 
-  /** A Noble forwarding account the step pays, registered by the service before the step is issued. */
-  @IsOptional()
-  @IsNestedObject(() => NobleForwardingSpec)
-  nobleForwarding?: NobleForwardingSpec;
-}
+type FamilyStepsTable = typeof FAMILY_STEPS;
+type UnionToIntersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (
+  value: infer Intersection,
+) => void
+  ? Intersection
+  : never;
+type EveryFamilys<Part extends 'variants' | 'sponsorships'> = UnionToIntersection<
+  FamilyStepsTable[keyof FamilyStepsTable][Part]
+>;
+const mergedOf = <Part extends 'variants' | 'sponsorships'>(part: Part) =>
+  Object.assign({}, ...Object.values(FAMILY_STEPS).map((steps) => steps[part])) as EveryFamilys<Part>;
 
-export class EvmTransactionStep extends SigningStepVariant {
-  declare family: 'evm-transaction';
-  static readonly specField = 'call';
+/** The class that validates each variant of SigningStep, by its `family` (every family's, in the families' order). */
+export const SIGNING_STEP_VARIANTS = mergedOf('variants') satisfies Record<
+  string,
+  new () => SigningStepVariant
+>;
 
-  @IsNestedObject(() => SigningCall)
-  call!: SigningCall;
-
-  @IsOptional()
-  @IsNestedObject(() => SigningApproveSpec)
-  approve?: SigningApproveSpec;
-
-  @IsOptional()
-  @IsOneOf('mode', { 'covered-transaction': CoveredTransactionSponsorship })
-  sponsored?: SponsoredStepSpec & { mode: 'covered-transaction' };
-}
-
-export class EvmTypedDataStep extends SigningStepVariant {
-  declare family: 'evm-typed-data';
-
-  /** The allowance an `approve` step's permit grants (the step is skipped when it is there). */
-  @IsOptional()
-  @IsNestedObject(() => SigningApproveSpec)
-  approve?: SigningApproveSpec;
-
-  @IsOneOf('mode', {
-    'eip2612-permit': Eip2612PermitSponsorship,
-    'permit2-intent': Permit2IntentSponsorship,
-  })
-  sponsored!: SponsoredStepSpec & { mode: 'eip2612-permit' | 'permit2-intent' };
-}
-
-export class SolanaTransactionStep extends SigningStepVariant {
-  declare family: 'solana-transaction';
-  static readonly specField = 'solana';
-
-  /** What the transaction does (see SolanaStepSpec). */
-  @IsOneOf('kind', SOLANA_STEP_SPECS)
-  solana!: SolanaStepSpec;
-
-  @IsOptional()
-  @IsOneOf('mode', { 'solana-fee-payer': SolanaFeePayerSponsorship })
-  sponsored?: SponsoredStepSpec & { mode: 'solana-fee-payer' };
-}
-
-export class BitcoinPsbtStep extends SigningStepVariant {
-  declare family: 'bitcoin-psbt';
-  static readonly specField = 'bitcoin';
-
-  /** What the transaction does (see BitcoinStepSpec). */
-  @IsNestedObject(() => BitcoinStepSpec)
-  bitcoin!: BitcoinStepSpec;
-
-  @IsOptional()
-  @IsOneOf('mode', { 'bitcoin-fee-wallet': BitcoinFeeWalletSponsorship })
-  sponsored?: SponsoredStepSpec & { mode: 'bitcoin-fee-wallet' };
-}
-
-export class CosmosSignDirectStep extends SigningStepVariant {
-  declare family: 'cosmos-sign-direct';
-  static readonly specField = 'cosmos';
-
-  /** What the transaction does (see CosmosTxSpec). */
-  @IsNestedObject(() => CosmosTxSpec)
-  cosmos!: CosmosTxSpec;
-
-  @IsOptional()
-  @IsOneOf('mode', { 'cosmos-fee-grant': CosmosFeeGrantSponsorship })
-  sponsored?: SponsoredStepSpec & { mode: 'cosmos-fee-grant' };
-}
-
-/** The class that validates each variant of SigningStep, by its `family`. */
-export const SIGNING_STEP_VARIANTS = {
-  'evm-transaction': EvmTransactionStep,
-  'evm-typed-data': EvmTypedDataStep,
-  'solana-transaction': SolanaTransactionStep,
-  'bitcoin-psbt': BitcoinPsbtStep,
-  'cosmos-sign-direct': CosmosSignDirectStep,
-} satisfies Record<string, new () => SigningStepVariant>;
+/** The class that validates each mode of sponsorship (every family's, in the families' order). */
+export const SPONSORSHIPS = mergedOf('sponsorships');
 
 export type SigningStep = InstanceType<(typeof SIGNING_STEP_VARIANTS)[keyof typeof SIGNING_STEP_VARIANTS]>;
 export type SigningStepFamily = SigningStep['family'];
