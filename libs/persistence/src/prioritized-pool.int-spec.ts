@@ -90,4 +90,21 @@ describe('a service DataSource whose connections go to commands, then requests, 
       await pool.end();
     }
   });
+
+  it('refuses the statements still waiting for a connection when the pool is ended, as pg-pool refuses its own', async () => {
+    const pool = new PrioritizedPool({
+      connectionString: persistenceTestDatabaseUrl,
+      max: 1,
+      connectionTimeoutMillis: 60_000,
+    });
+    const client = await pool.connect();
+    const waiting = pool.connect().then(
+      () => 'connected',
+      (error: Error) => error.message,
+    );
+    const ended = pool.end();
+    expect(await waiting).toBe('Cannot use a pool after calling end on the pool');
+    client.release();
+    await ended;
+  });
 });

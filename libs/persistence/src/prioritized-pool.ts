@@ -34,6 +34,7 @@ const WAIT_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
 
 interface Waiter {
   grant(): void;
+  refuse(error: Error): void;
 }
 
 /**
@@ -66,20 +67,29 @@ export class ConnectionPermits {
     const queue = this.queues[lane];
     return new Promise<void>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      const leave = (error: Error) => {
+        if (timer) clearTimeout(timer);
+        const at = queue.indexOf(waiter);
+        if (at >= 0) queue.splice(at, 1);
+        reject(error);
+      };
       const waiter: Waiter = {
         grant: () => {
           if (timer) clearTimeout(timer);
           resolve();
         },
+        refuse: leave,
       };
       queue.push(waiter);
+      // The bound never keeps a process alive on its own (a pool ended with waiters: see refuseAll).
       if (this.waitTimeoutMs > 0)
-        timer = setTimeout(() => {
-          const at = queue.indexOf(waiter);
-          if (at >= 0) queue.splice(at, 1);
-          reject(new Error(WAIT_TIMEOUT_MESSAGE));
-        }, this.waitTimeoutMs);
+        timer = setTimeout(() => leave(new Error(WAIT_TIMEOUT_MESSAGE)), this.waitTimeoutMs).unref();
     });
+  }
+
+  /** Every waiter is refused with `error` (the pool was ended). */
+  refuseAll(error: Error): void {
+    for (const lane of LANES) for (const waiter of [...this.queues[lane]]) waiter.refuse(error);
   }
 
   /** A permit comes back: to the first waiter of the first lane that has one, else it is free. */
@@ -127,6 +137,14 @@ export class PrioritizedPool extends pg.Pool {
       (client) => callback(undefined, client, client.release),
       (error: Error) => callback(error),
     );
+  }
+
+  /** Ends the pool as pg-pool does; statements still waiting for a connection are refused, as its own waiters are. */
+  override end(): Promise<void>;
+  override end(callback: () => void): void;
+  override end(callback?: () => void): Promise<void> | void {
+    this.permits.refuseAll(new Error('Cannot use a pool after calling end on the pool'));
+    return callback ? super.end(callback) : super.end();
   }
 
   /** The client, whose release (whichever way it is called) also gives its permit back, once. */
