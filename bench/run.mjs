@@ -350,19 +350,25 @@ async function startApps(infra) {
   }));
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
-  // Two gateways: as configured (catalog answers cached for CATALOG_CACHE_TTL_MS) and with the
-  // catalog cache off, so GET /chains is measured with and without the request-reply behind it.
+  // The gateway as configured (catalog answers cached for CATALOG_CACHE_TTL_MS) and, for
+  // gateway-overhead only, a second one with the catalog cache off, so GET /chains is measured with
+  // and without the request-reply behind it. Not started for other scenarios: it is no part of the
+  // stack (it joins the gateway's consumer groups and polls like one: CPU in every figure).
   const gateways = [
     { name: 'gateway', env: {} },
-    {
-      name: 'gateway-uncached',
-      env: { CATALOG_CACHE_TTL_MS: '0', INSTANCE_ID: `${base.INSTANCE_ID_PREFIX}-uncached` },
-    },
+    ...(scenarios.includes('gateway-overhead')
+      ? [
+          {
+            name: 'gateway-uncached',
+            env: { CATALOG_CACHE_TTL_MS: '0', INSTANCE_ID: `${base.INSTANCE_ID_PREFIX}-uncached` },
+          },
+        ]
+      : []),
   ];
-  // A cold start (soak-cold first): the uncached gateway first, then the measured one is only
-  // spawned; the scenarios start with it and send the cold burst at its first ok health.
+  // A cold start (soak-cold first): the uncached gateway (if any) first, then the measured one is
+  // only spawned; the scenarios start with it and send the cold burst at its first ok health.
   let coldGateway;
-  for (const g of coldStart ? [gateways[1], gateways[0]] : gateways) {
+  for (const g of coldStart ? [...gateways.slice(1), gateways[0]] : gateways) {
     // Each gateway's ports are found free right before it starts (the gateway before it is bound by
     // then): a port found long before, while other apps start, may be taken by another run meanwhile.
     // Its GET /metrics is on a port of its own (METRICS_PORT), apart from the API.
@@ -386,15 +392,15 @@ async function startApps(infra) {
   say(
     'apps',
     coldGateway
-      ? 'four services and the uncached gateway ready; the gateway starting (soak-cold sends at its first ok health)'
-      : 'five apps ready (two gateways: catalog cache on and off)',
+      ? 'four services ready; the gateway starting (soak-cold sends at its first ok health)'
+      : `five apps ready${gateways.length > 1 ? ' (and a second gateway with the catalog cache off)' : ''}`,
   );
   const urlOf = (port) => `http://127.0.0.1:${port}/api/v1`;
   return {
     base,
     gatewayUrl: urlOf(gateways[0].port),
     gatewayMetricsUrl: `http://127.0.0.1:${gateways[0].metricsPort}/metrics`,
-    uncachedGatewayUrl: urlOf(gateways[1].port),
+    uncachedGatewayUrl: gateways[1] ? urlOf(gateways[1].port) : undefined,
     metricsTargets,
     coldGateway,
   };
@@ -467,7 +473,7 @@ async function main() {
     BENCH_SETTINGS: JSON.stringify(settings),
     BENCH_GATEWAY_URL: gatewayUrl,
     BENCH_GATEWAY_METRICS_URL: gatewayMetricsUrl,
-    BENCH_UNCACHED_GATEWAY_URL: uncachedGatewayUrl,
+    ...(uncachedGatewayUrl ? { BENCH_UNCACHED_GATEWAY_URL: uncachedGatewayUrl } : {}),
     BENCH_API_KEY: apiKey,
     BENCH_INTEGRATOR_KEYS: integratorKeys.join(','),
     BENCH_PROCESSES: JSON.stringify(measuredProcesses),

@@ -91,7 +91,6 @@ function required(name: string): string {
 async function main(): Promise<number> {
   const settings = JSON.parse(required('BENCH_SETTINGS')) as BenchSettings;
   const gatewayUrl = required('BENCH_GATEWAY_URL');
-  const uncachedGatewayUrl = required('BENCH_UNCACHED_GATEWAY_URL');
   const apiKey = required('BENCH_API_KEY');
   const databaseUrl = required('DATABASE_URL');
   const brokers = required('KAFKA_BROKERS').split(',');
@@ -144,7 +143,8 @@ async function main(): Promise<number> {
     'gateway-overhead': () =>
       gatewayOverhead({
         gatewayUrl,
-        uncachedGatewayUrl,
+        // Started by run.mjs for this scenario only.
+        uncachedGatewayUrl: required('BENCH_UNCACHED_GATEWAY_URL'),
         apiKey,
         connections: settings.connections,
         durationSeconds: settings.durationSeconds,

@@ -104,6 +104,9 @@ function accessFromCode(app: KafkaApp, added: string[] = []): TopicAccess & { re
     const group = /groupId:\s*(?:'([^']+)'|(SERVICE_NAME))/.exec(main);
     if (!group) throw new Error(`${app}/src/main.ts names no groupId`);
     groups.add(group[1] ?? serviceName!);
+    // Its consumer lanes, each in a group of its own: `<groupId>-<name>`.
+    for (const [, lane] of matchesOf(all, /\{\s*name:\s*'([^']+)',\s*topics:/g))
+      groups.add(`${group[1] ?? serviceName!}-${lane}`);
   }
   // The gateway's groups are settings (KAFKA_GROUP_ID, WEBHOOK_KAFKA_GROUP_ID): their defaults.
   for (const [, , name] of matchesOf(all, /\b(\w*GROUP_ID): string = '([^']+)'/g)) groups.add(name);
@@ -189,6 +192,9 @@ describe('topicSpecsOf / topicsToEnsure', () => {
       'quote.requests',
       'quote.requests.reply',
       'quote.requests.dlq',
+      'quote.checks',
+      'quote.checks.reply',
+      'quote.checks.dlq',
       'service.heartbeats',
     ]);
     expect(topicsToEnsure(managed, 'quote-service')).toEqual(allTopicSpecs());

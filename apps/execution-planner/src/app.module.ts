@@ -33,7 +33,7 @@ export class AppModule {
           groupId: options.groupId ?? SERVICE_NAME,
           outbox: true,
           // quote.reprice: the price checks of later legs (SwapPriceChecker).
-          requestTopics: [Topics.quoteRequests],
+          requestTopics: [Topics.quoteChecks],
         }),
         SwapsModule,
         ExecutionPlannerWarmupModule,

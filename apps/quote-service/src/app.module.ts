@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { MessagingModule } from '@swapgw/messaging';
+import { Topics } from '@swapgw/contracts';
+import { ConsumerLane, MessagingModule } from '@swapgw/messaging';
 import { serviceDataSourceOptions } from '@swapgw/persistence';
 import { Clock, SystemClock } from '@swapgw/runtime';
 import { CatalogModule } from './catalog/catalog.module';
@@ -10,6 +11,13 @@ import { QuoteModule } from './quote/quote.module';
 import { QuoteServiceWarmupModule } from './startup-warmups';
 
 export const SERVICE_NAME = 'quote-service';
+
+/**
+ * A build's checks (quote.checks: the price re-check and the preflight) are consumed by a consumer
+ * of their own, in group `quote-service-checks`: a flood of quotes on quote.requests never holds
+ * them up, so a build is answered while the quotes before it still queue.
+ */
+export const CONSUMER_LANES: readonly ConsumerLane[] = [{ name: 'checks', topics: [Topics.quoteChecks] }];
 
 @Module({})
 export class AppModule {

@@ -2,7 +2,7 @@ import './instrument';
 import { bootstrapKafkaService } from '@swapgw/messaging';
 import { prepareOrCheckDatabase } from '@swapgw/persistence';
 import { loadConfigOrExit } from '@swapgw/runtime';
-import { AppModule, SERVICE_NAME } from './app.module';
+import { AppModule, CONSUMER_LANES, SERVICE_NAME } from './app.module';
 import { QuoteServiceConfig } from './config/quote-service.config';
 import { quoteDatabaseOptions } from './database/quote-database';
 
@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     // Every handler here is a read or an I/O-bound quote, and requests come keyed by fresh ids:
     // all partitions of catalog.requests and quote.requests are worked at once.
     partitionsConsumedConcurrently: 12,
+    lanes: CONSUMER_LANES,
     prepare: () => prepareOrCheckDatabase(quoteDatabaseOptions(config.databaseUrl), config.MIGRATE_ON_START),
   });
 }

@@ -35,7 +35,7 @@ export class KafkaLegRepricer extends LegRepricer {
 
   reprice(swapId: string, request: RepriceRouteLegRequest): Promise<RepriceRouteLegResult> {
     return this.rr.request<RepriceRouteLegResult>(
-      Topics.quoteRequests,
+      Topics.quoteChecks,
       QuoteMessageTypes.reprice,
       swapId,
       request,

@@ -49,7 +49,7 @@ export class BuildPreflight {
     };
     try {
       const result = await this.services.unordered<RoutePreflightResult>(
-        Topics.quoteRequests,
+        Topics.quoteChecks,
         QuoteMessageTypes.preflight,
         request,
         { timeoutMs: PREFLIGHT_TIMEOUT_MS },

@@ -76,7 +76,7 @@ export class BuildPriceChecker {
     let result: RepriceRouteLegResult;
     try {
       result = await this.services.unordered<RepriceRouteLegResult>(
-        Topics.quoteRequests,
+        Topics.quoteChecks,
         QuoteMessageTypes.reprice,
         request,
         REPRICE_TIMEOUT_MS,

@@ -83,16 +83,23 @@ export const TOPIC_ACCESS: Record<KafkaApp, TopicAccess> = {
     ['gateway', 'gateway-webhooks'],
     ['gateway.replies.', 'gateway.heartbeats.'],
   ),
+  // Answers quotes and the catalog in group `quote-service`, builds' checks in `quote-service-checks`
+  // (a consumer lane of its own).
   'quote-service': access(
-    [responds(Topics.catalogRequests), responds(Topics.quoteRequests), writes(Topics.serviceHeartbeats)],
-    ['quote-service'],
+    [
+      responds(Topics.catalogRequests),
+      responds(Topics.quoteRequests),
+      responds(Topics.quoteChecks),
+      writes(Topics.serviceHeartbeats),
+    ],
+    ['quote-service', 'quote-service-checks'],
     [],
   ),
   // Outbox relay: swap.events and signing.commands; asks quote-service to re-price later legs.
   'execution-planner': access(
     [
       responds(Topics.swapRequests),
-      requests(Topics.quoteRequests),
+      requests(Topics.quoteChecks),
       consumes(Topics.swapCommands),
       consumes(Topics.signingEvents),
       writes(Topics.swapEvents),

@@ -9,6 +9,12 @@
 export const Topics = {
   catalogRequests: 'catalog.requests',
   quoteRequests: 'quote.requests',
+  /**
+   * A build's checks of a route it is about to execute (quote.reprice, quote.preflight): answered by
+   * quote-service in a consumer group of its own (`quote-service-checks`), so that a build never
+   * waits behind a flood of quotes on quote.requests.
+   */
+  quoteChecks: 'quote.checks',
   swapRequests: 'swap.requests',
   swapCommands: 'swap.commands',
   swapEvents: 'swap.events',
@@ -38,6 +44,7 @@ const DLQ_PARTITIONS = 1;
 export const REQUEST_REPLY_TOPICS: readonly string[] = [
   Topics.catalogRequests,
   Topics.quoteRequests,
+  Topics.quoteChecks,
   Topics.swapRequests,
   Topics.signingRequests,
   Topics.limitOrderRequests,

@@ -16,6 +16,7 @@ import {
   withTimeout,
 } from '@swapgw/runtime';
 import { ConsumerConcurrency } from '../kafka/consumer-concurrency';
+import type { ConsumerLane } from '../kafka/key-ordered-kafka-server';
 import { ensureTopics, topicsToEnsure } from '../kafka/ensure-topics';
 import { checkKafkaSecurity } from '../kafka/kafka-health';
 import { describeKafkaSecurity, PLAINTEXT_SECURITY } from '../kafka/kafka-security';
@@ -53,6 +54,11 @@ export interface KafkaServiceOptions {
    * always handled in order. See ConsumerConcurrency.
    */
   concurrency?: Partial<ConsumerConcurrency>;
+  /**
+   * Topics consumed apart from the app's others, each lane by a consumer in a group of its own
+   * (`<groupId>-<name>`): a backlog elsewhere never holds them up. Ready once every group is joined.
+   */
+  lanes?: readonly ConsumerLane[];
   /** Shorthand for `concurrency.partitions`. */
   partitionsConsumedConcurrently?: number;
   /** Where a brand-new consumer group starts: earliest retained message (default) or latest. */
@@ -158,6 +164,7 @@ async function startKafkaService(
       fromBeginning: options.fromBeginning,
       // After a broker restart kafkajs may give up on the consumer: the server runs it again.
       restartAfterFatalCrash: true,
+      lanes: options.lanes,
       logger,
     });
     try {
@@ -171,12 +178,19 @@ async function startKafkaService(
     await warmUp(app, options.warmupTimeoutMs ?? STARTUP_WARMUP_TIMEOUT_MS, logger);
     warmedUp = true;
     await app.listen();
-    const [, consumer] = app.unwrap<[unknown, Consumer, unknown]>();
-    trackGroupMembership(consumer, (joined) => {
-      consumerJoined = joined;
-      // Ready now: say so at once rather than at the next interval (a restarted service shows up sooner).
-      if (joined) void heartbeat?.beat();
-    });
+    // The app's consumer, then its lanes': ready while every one is in its group.
+    const [, appConsumer, , ...laneConsumers] = app.unwrap<[unknown, Consumer, unknown, ...Consumer[]]>();
+    const consumers = [appConsumer, ...laneConsumers];
+    const joinedConsumers = new Set<Consumer>();
+    for (const consumer of consumers) {
+      trackGroupMembership(consumer, (joined) => {
+        if (joined) joinedConsumers.add(consumer);
+        else joinedConsumers.delete(consumer);
+        consumerJoined = joinedConsumers.size === consumers.length;
+        // Ready now: say so at once rather than at the next interval (a restarted service shows up sooner).
+        if (consumerJoined) void heartbeat?.beat();
+      });
+    }
     heartbeat?.start();
     // Not Nest's enableShutdownHooks: it runs the app's shutdown hooks before it closes the Kafka
     // server, so consumers would still be handling messages while the relay and the pool closed.

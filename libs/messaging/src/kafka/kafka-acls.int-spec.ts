@@ -140,7 +140,7 @@ describe('Kafka ACLs of deploy/kafka/users.yaml on a broker that enforces them',
       'TOPIC_AUTHORIZATION_FAILED',
     );
     // Its requesters may.
-    expect(await sendAs('execution-planner', Topics.quoteRequests, `request ${randomUUID()}`)).toBe(
+    expect(await sendAs('limit-order-service', Topics.quoteRequests, `request ${randomUUID()}`)).toBe(
       undefined,
     );
   });

@@ -8,7 +8,7 @@ import {
   DEFAULT_CONSUMER_CONCURRENCY,
   resolveConsumerConcurrency,
 } from './consumer-concurrency';
-import { KeyOrderedKafkaServer } from './key-ordered-kafka-server';
+import { ConsumerLane, KeyOrderedKafkaServer } from './key-ordered-kafka-server';
 import { fixKafkajsRequestQueueTimer } from './kafkajs-request-queue-timer';
 import { KafkaSecurity, kafkaSecurityFrom, kafkajsSecurityOptions } from './kafka-security';
 
@@ -143,6 +143,8 @@ export interface KafkaConsumerOptions {
    * KeyOrderedKafkaServer); off by default, bootstrapKafkaService turns it on.
    */
   restartAfterFatalCrash?: boolean;
+  /** Topics consumed apart from the others, each lane by a consumer and group of its own (ConsumerLane). */
+  lanes?: readonly ConsumerLane[];
 }
 
 /**
@@ -203,6 +205,7 @@ export function kafkaMicroserviceOptions(
   return {
     strategy: new KeyOrderedKafkaServer(serverOptions, concurrency, {
       restartAfterFatalCrash: options.restartAfterFatalCrash,
+      lanes: options.lanes,
     }),
   };
 }

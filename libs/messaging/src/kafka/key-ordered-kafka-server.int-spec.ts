@@ -10,6 +10,7 @@ import {
   uniqueSuffix,
 } from '../testing/messaging-test-support';
 import { ConsumerConcurrency } from './consumer-concurrency';
+import { ConsumerLane } from './key-ordered-kafka-server';
 import { ensureTopics } from './ensure-topics';
 import { createKafkaMicroservice } from '../bootstrap/create-kafka-microservice';
 import { KafkaSettings } from './kafka-settings';
@@ -21,6 +22,9 @@ const failingTopic = `itest.keyed-fail.${suffix}`;
 const failingGroup = `itest-keyed-fail-${suffix}`;
 const rebalanceTopic = `itest.keyed-rebalance.${suffix}`;
 const rebalanceGroup = `itest-keyed-rebalance-${suffix}`;
+const backlogTopic = `itest.keyed-backlog.${suffix}`;
+const laneTopic = `itest.keyed-lane.${suffix}`;
+const laneGroup = `itest-keyed-lane-${suffix}`;
 
 const KEYS = 20;
 const PER_KEY = 10;
@@ -124,8 +128,37 @@ function slowConsumerModule(member: string): Type<unknown> {
   return SlowModule;
 }
 
+/**
+ * A backlog whose every message waits until the lane's message has been handled: on one consumer
+ * (one message in flight) the lane's message could never start, so the backlog would never end.
+ */
+const lane = {
+  handled: [] as string[],
+  laneHandled: null as null | (() => void),
+  laneSeen: null as null | Promise<void>,
+};
+lane.laneSeen = new Promise<void>((resolve) => (lane.laneHandled = resolve));
+
+@Controller()
+class LaneController {
+  @TopicEvents(backlogTopic)
+  async onBacklog(@Payload() item: { id: string }): Promise<void> {
+    await lane.laneSeen;
+    lane.handled.push(item.id);
+  }
+
+  @TopicEvents(laneTopic)
+  async onLane(@Payload() item: { id: string }): Promise<void> {
+    lane.handled.push(item.id);
+    lane.laneHandled?.();
+  }
+}
+
 @Module({ controllers: [OrderedController] })
 class OrderedModule {}
+
+@Module({ controllers: [LaneController] })
+class LaneModule {}
 
 @Module({ controllers: [FailingController] })
 class FailingModule {}
@@ -153,8 +186,13 @@ describe('KeyOrderedKafkaServer against the broker', () => {
     module: Type<unknown>,
     groupId: string,
     concurrency = LIMITS,
+    lanes: ConsumerLane[] = [],
   ): Promise<INestMicroservice> {
-    const app = await createKafkaMicroservice(module, settings, groupId, { concurrency, logger: ['error'] });
+    const app = await createKafkaMicroservice(module, settings, groupId, {
+      concurrency,
+      lanes,
+      logger: ['error'],
+    });
     apps.push(app);
     await app.listen();
     return app;
@@ -165,6 +203,8 @@ describe('KeyOrderedKafkaServer against the broker', () => {
       { name: orderedTopic, partitions: 3 },
       { name: failingTopic, partitions: 1 },
       { name: rebalanceTopic, partitions: SLOW_PARTITIONS },
+      { name: backlogTopic, partitions: 1 },
+      { name: laneTopic, partitions: 1 },
     ]);
   });
 
@@ -286,5 +326,47 @@ describe('KeyOrderedKafkaServer against the broker', () => {
       timeoutMs: 30_000,
     });
     expect(new Set(slowStarts.map((s) => s.member))).toEqual(new Set(['first', 'second']));
+  });
+  it('consumes a lane with a consumer and group of its own: its message is handled while the backlog of the other topics waits for it', async () => {
+    // One message in flight per consumer: on the server's main consumer, the backlog's first message
+    // holds the only slot until the lane's message is handled.
+    const oneAtATime: Partial<ConsumerConcurrency> = { partitions: 1, perPartition: 1, perProcess: 1 };
+    await produceRaw(
+      settings,
+      backlogTopic,
+      Array.from({ length: 5 }, (_, i) => ({
+        key: `backlog-${i}`,
+        value: JSON.stringify({ id: `backlog-${i}` }),
+      })),
+    );
+    await produceRaw(settings, laneTopic, [{ key: 'check', value: JSON.stringify({ id: 'check' }) }]);
+    const app = await startApp(LaneModule, laneGroup, oneAtATime, [{ name: 'checks', topics: [laneTopic] }]);
+
+    await waitFor(() => lane.handled.length === 6, {
+      description: 'the lane message and the whole backlog to be handled',
+      timeoutMs: 60_000,
+    });
+    expect(lane.handled[0]).toBe('check');
+    expect(lane.handled.slice(1).sort()).toEqual([
+      'backlog-0',
+      'backlog-1',
+      'backlog-2',
+      'backlog-3',
+      'backlog-4',
+    ]);
+    // Each topic is committed by its own group only: the lane's by `<group>-checks`.
+    await waitFor(() => groupCaughtUp(settings, `${laneGroup}-checks`, laneTopic), {
+      description: 'the lane group to commit its topic',
+      timeoutMs: 30_000,
+    });
+    await waitFor(() => groupCaughtUp(settings, laneGroup, backlogTopic), {
+      description: 'the main group to commit the backlog',
+      timeoutMs: 30_000,
+    });
+    expect(await committedOffset(settings, laneGroup, laneTopic)).toBe('-1');
+    // unwrap names the lane's consumer after Nest's three (how bootstrapKafkaService tracks readiness).
+    const [, , , ...laneConsumers] = app.unwrap<[Kafka, Consumer, unknown, ...Consumer[]]>();
+    expect(laneConsumers).toHaveLength(1);
+    expect((await laneConsumers[0].describeGroup()).groupId).toBe(`${laneGroup}-checks`);
   });
 });

@@ -31,6 +31,30 @@ const asksToRejoin = (error: unknown): boolean =>
   REJOIN_ERROR_TYPES.has((error as { type?: unknown } | null)?.type as string);
 
 /**
+ * Topics a server consumes apart from its others, with a consumer (and group) of their own: its own
+ * fetches, its own offsets and its own in-flight cap, so its messages never wait behind a backlog
+ * of the server's other topics. kafkajs fetches a consumer's next messages only once every batch of
+ * its last fetch has been handled, so a request on a busy consumer waits for all that fetch held.
+ */
+export interface ConsumerLane {
+  /** Suffix of the lane's consumer group: `<groupId>-<name>`. */
+  name: string;
+  /** Topics only the lane consumes (each must have a handler). */
+  topics: readonly string[];
+}
+
+/** One kafkajs consumer of the server: the main one or a lane's, with what its batches share. */
+interface ConsumerRun {
+  consumer: Consumer;
+  /** Its subscription: the handlers' topics not in a lane, or the lane's. */
+  topics: string[];
+  /** The per-process cap on its messages being handled. */
+  processLimit: InFlightLimit;
+  /** The rebalance one of its batches' heartbeats learned of, until it has joined its group again. */
+  rejoinPending: { error: unknown } | null;
+}
+
+/**
  * Nest's Kafka server, but each fetched batch is worked on concurrently with per-key order (see
  * KeyOrderedBatch) instead of one message at a time per partition. Nest's own message handling
  * (deserializing, routing to @MessagePattern / @EventPattern, replies) is reused unchanged.
@@ -38,6 +62,10 @@ const asksToRejoin = (error: unknown): boolean =>
  * Offsets: a message counts as done when its handler resolved and, for a @MessagePattern, its reply
  * was produced (Nest does not await that send). Only the contiguous prefix of done messages is
  * resolved, and kafkajs commits resolved offsets (autoCommit) during and after the batch.
+ *
+ * Lanes (ConsumerLane): topics consumed by a consumer of their own in a group of their own, so that
+ * a backlog on the server's other topics never holds them up (quote-service answers a build's price
+ * check apart from the flood of quotes before it). Same handling, caps per consumer.
  *
  * Rebalance: kafkajs rejoins the group only once every batch of the last fetch has been handed to
  * eachBatch and has returned, and a fetch holds a batch for each of the member's partitions with
@@ -54,21 +82,30 @@ export class KeyOrderedKafkaServer extends ServerKafka {
   private readonly batchLogger = new Logger(KeyOrderedKafkaServer.name);
   /** Same context as the bootstrap's logs: the restart is part of keeping the service up. */
   private readonly restartLogger = new Logger('Bootstrap');
-  private readonly processLimit: InFlightLimit;
   /** Replies being produced for the message whose handler runs in this async context. */
   private readonly pendingReplies = new AsyncLocalStorage<Array<Promise<void>>>();
-  /** The rebalance a batch's heartbeat learned of, until the consumer has joined the group again. */
-  private rejoinPending: { error: unknown } | null = null;
+  /** The main consumer's run (Nest's `this.consumer`), then each lane's, once started. */
+  private readonly runs = new Map<Consumer, ConsumerRun>();
   /** Each topic's route, as Nest's getRouteFromPattern makes it (see there). */
   private readonly routes = new Map<string, string>();
 
   constructor(
     options: Required<KafkaOptions>['options'],
     private readonly limits: Pick<ConsumerConcurrency, 'perPartition' | 'perProcess'>,
-    private readonly behaviour: { restartAfterFatalCrash?: boolean } = {},
+    private readonly behaviour: { restartAfterFatalCrash?: boolean; lanes?: readonly ConsumerLane[] } = {},
   ) {
     super(options);
-    this.processLimit = new InFlightLimit(limits.perProcess);
+  }
+
+  private get lanes(): readonly ConsumerLane[] {
+    return this.behaviour.lanes ?? [];
+  }
+
+  /** Every consumer this server runs: Nest's (the client, producer and main consumer), then the lanes'. */
+  override unwrap<T>(): T {
+    const [client, consumer, producer] = super.unwrap<[unknown, Consumer, unknown]>();
+    const lanes = [...this.runs.keys()].filter((c) => c !== consumer);
+    return [client, consumer, producer, ...lanes] as T;
   }
 
   /**
@@ -95,22 +132,79 @@ export class KeyOrderedKafkaServer extends ServerKafka {
    * after a fatal consumer crash, on the same consumer (see restartAfterFatalCrash).
    */
   override async bindEvents(consumer: Consumer): Promise<void> {
-    const topics = [...this.messageHandlers.keys()];
+    const inLanes = new Set(this.lanes.flatMap((lane) => lane.topics));
+    const run = this.runOf(consumer, []);
+    run.topics = [...this.messageHandlers.keys()].filter((topic) => !inLanes.has(topic));
+    await this.runConsumer(run);
+    for (const lane of this.lanes) await this.startLane(lane);
+  }
+
+  /** The run of `consumer`, made on its first start (a restart keeps its state). */
+  private runOf(consumer: Consumer, topics: string[]): ConsumerRun {
+    let run = this.runs.get(consumer);
+    if (!run) {
+      run = {
+        consumer,
+        topics,
+        processLimit: new InFlightLimit(this.limits.perProcess),
+        rejoinPending: null,
+      };
+      this.runs.set(consumer, run);
+    }
+    return run;
+  }
+
+  private async runConsumer(run: ConsumerRun): Promise<void> {
+    const { consumer, topics } = run;
     if (topics.length > 0) await consumer.subscribe({ ...this.options.subscribe, topics });
     await consumer.run({
       // partitionsConsumedConcurrently, autoCommit, autoCommitInterval (kafkaServerOptions)
       ...this.options.run,
       // Offsets are resolved here, message by message, never by kafkajs at the end of a batch.
       eachBatchAutoResolve: false,
-      eachBatch: (payload) => this.handleBatch(payload),
+      eachBatch: (payload) => this.handleBatch(run, payload),
     });
+  }
+
+  /** A lane's consumer, in group `<groupId>-<name>`, on the server's Kafka client, running its topics. */
+  private async startLane(lane: ConsumerLane): Promise<void> {
+    const missing = lane.topics.filter((topic) => !this.messageHandlers.has(topic));
+    if (missing.length > 0)
+      throw new Error(`consumer lane ${lane.name}: no handler for ${missing.join(', ')}`);
+    const client = this.client as unknown as Kafka;
+    const consumer = client.consumer({
+      ...(this.options.consumer as Parameters<Kafka['consumer']>[0]),
+      groupId: `${this.groupId}-${lane.name}`,
+    }) as unknown as Consumer;
+    const run = this.runOf(consumer, [...lane.topics]);
+    this.trackRejoin(run);
+    if (this.behaviour.restartAfterFatalCrash) this.restartAfterFatalCrash(run);
+    await consumer.connect();
+    await this.runConsumer(run);
+  }
+
+  /** The lanes' consumers leave their groups with the main one. */
+  override async close(): Promise<void> {
+    const lanes = [...this.runs.values()].filter((run) => run.consumer !== this.consumer);
+    this.runs.clear();
+    await Promise.allSettled(lanes.map((run) => run.consumer.disconnect()));
+    await super.close();
+  }
+
+  /** A consumer that joined its group again has no rebalance pending. */
+  private trackRejoin(run: ConsumerRun): void {
+    run.consumer.on(run.consumer.events.GROUP_JOIN, () => (run.rejoinPending = null));
   }
 
   /** Nest's listeners (status events), plus, if asked for, the restart of a consumer kafkajs gave up on. */
   protected override registerConsumerEventListeners(): void {
     super.registerConsumerEventListeners();
-    this.consumer?.on(this.consumer.events.GROUP_JOIN, () => (this.rejoinPending = null));
-    if (this.consumer && this.behaviour.restartAfterFatalCrash) this.restartAfterFatalCrash(this.consumer);
+    if (!this.consumer) return;
+    // Its topics are known once the handlers are bound (bindEvents); the run is made here so that
+    // the listeners below hold it.
+    const run = this.runOf(this.consumer, []);
+    this.trackRejoin(run);
+    if (this.behaviour.restartAfterFatalCrash) this.restartAfterFatalCrash(run);
   }
 
   /**
@@ -119,13 +213,15 @@ export class KeyOrderedKafkaServer extends ServerKafka {
    * its group. Then the consumer is connected and bound to the handlers again, with back-off, until
    * it runs (or the server is closed); readiness follows the group join as usual.
    */
-  private restartAfterFatalCrash(consumer: Consumer): void {
+  private restartAfterFatalCrash(run: ConsumerRun): void {
+    const { consumer } = run;
+    const current = () => this.runs.get(consumer) === run;
     let restarting = false;
     consumer.on(consumer.events.CRASH, (event) => {
       if (event.payload.restart || restarting) return;
       restarting = true;
       void (async () => {
-        for (let attempt = 1; this.consumer === consumer; attempt++) {
+        for (let attempt = 1; current(); attempt++) {
           const delayMs = Math.min(30_000, 1000 * 2 ** Math.min(attempt - 1, 5));
           this.restartLogger.warn({
             msg: 'Kafka consumer crashed for good; restarting it',
@@ -134,10 +230,10 @@ export class KeyOrderedKafkaServer extends ServerKafka {
             error: event.payload.error.message,
           });
           await new Promise((resolve) => setTimeout(resolve, delayMs));
-          if (this.consumer !== consumer) return; // closed meanwhile
+          if (!current()) return; // closed meanwhile
           try {
             await consumer.connect();
-            await this.bindEvents(consumer);
+            await this.runConsumer(run);
             this.restartLogger.log({ msg: 'Kafka consumer restarted', attempt });
             return;
           } catch (error) {
@@ -185,11 +281,11 @@ export class KeyOrderedKafkaServer extends ServerKafka {
     });
   }
 
-  private async handleBatch(payload: EachBatchPayload): Promise<void> {
+  private async handleBatch(run: ConsumerRun, payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, pause, isRunning, isStale, commitOffsetsIfNecessary } = payload;
     const { topic, partition } = batch;
     // Fetched before the rebalance: the partition may be someone else's once the group is joined.
-    if (this.rejoinPending) throw this.rejoinPending.error;
+    if (run.rejoinPending) throw run.rejoinPending.error;
     // An object, not two lets: they are set from callbacks, which TypeScript's narrowing ignores.
     const liveness = { beating: false, failure: null as { error: unknown } | null };
     // Long batches must not look like a dead member: heartbeat (and commit the done prefix when
@@ -205,7 +301,7 @@ export class KeyOrderedKafkaServer extends ServerKafka {
           () => commitOffsetsIfNecessary().catch(() => undefined), // retried by the commit at the end of the batch
           (error: unknown) => {
             liveness.failure = { error };
-            if (running && asksToRejoin(error)) this.rejoinPending ??= { error };
+            if (running && asksToRejoin(error)) run.rejoinPending ??= { error };
           },
         )
         .finally(() => (liveness.beating = false));
@@ -221,9 +317,9 @@ export class KeyOrderedKafkaServer extends ServerKafka {
     try {
       outcome = await new KeyOrderedBatch(messages, {
         perPartition: this.limits.perPartition,
-        process: this.processLimit,
+        process: run.processLimit,
       }).run(({ message }) => this.handleMessage({ topic, partition, message, heartbeat, pause }), {
-        shouldContinue: () => !liveness.failure && !this.rejoinPending && isRunning() && !isStale(),
+        shouldContinue: () => !liveness.failure && !run.rejoinPending && isRunning() && !isStale(),
         onCommittable: (offset) => resolveOffset(offset),
         onSettled: keepAlive,
       });
@@ -244,7 +340,7 @@ export class KeyOrderedKafkaServer extends ServerKafka {
       throw outcome.error;
     }
     // kafkajs rejoins the group on a rebalance error.
-    const stoppedBy = liveness.failure ?? this.rejoinPending;
+    const stoppedBy = liveness.failure ?? run.rejoinPending;
     if (stoppedBy) throw stoppedBy.error;
   }
 }
