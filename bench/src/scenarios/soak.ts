@@ -310,23 +310,26 @@ async function swapThrough(run: SwapRun, ofPair: PairRecord): Promise<SwapEvent>
   record.swapIds.push(swapId);
 
   const deadline = Date.now() + options.readyTimeoutMs;
-  for (;;) {
-    const poll = await send(() => client.get(`/swap/${swapId}/signing`, { timeoutMs: REQUEST_TIMEOUT_MS }));
-    if (poll.res?.status === 200) break;
-    // 202 = not yet; a poll without an answer is retried like a client would, within the deadline.
-    if (poll.res && poll.res.status !== 202)
-      return fail(
-        `signing answered ${poll.answer}`,
-        `GET /swap/${swapId}/signing ${poll.answer} ${JSON.stringify(poll.res.body)}`,
-      );
-    if (Date.now() > deadline)
-      return fail(
-        `not ready within ${options.readyTimeoutMs} ms`,
-        `swap ${swapId} not ready (last poll: ${poll.answer})`,
-      );
-    const pollAfterMs =
-      options.pollIntervalMs > 0 ? options.pollIntervalMs : Number(poll.res?.body?.data?.pollAfterMs ?? 1000);
-    await new Promise((resolve) => setTimeout(resolve, pollAfterMs));
+  // As a client does: a 200 build carries its payload (ready); a 202 says when to poll first.
+  if (build.res.status === 202) {
+    let waitMs = pollIntervalOf(options, build.res.body);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      const poll = await send(() => client.get(`/swap/${swapId}/signing`, { timeoutMs: REQUEST_TIMEOUT_MS }));
+      if (poll.res?.status === 200) break;
+      // 202 = not yet; a poll without an answer is retried like a client would, within the deadline.
+      if (poll.res && poll.res.status !== 202)
+        return fail(
+          `signing answered ${poll.answer}`,
+          `GET /swap/${swapId}/signing ${poll.answer} ${JSON.stringify(poll.res.body)}`,
+        );
+      if (Date.now() > deadline)
+        return fail(
+          `not ready within ${options.readyTimeoutMs} ms`,
+          `swap ${swapId} not ready (last poll: ${poll.answer})`,
+        );
+      waitMs = pollIntervalOf(options, poll.res?.body);
+    }
   }
   const readyMs = elapsedMs(buildStart);
   record.readyTimes.push(readyMs);
@@ -523,4 +526,10 @@ export async function runSoak(
 
 export async function soak(options: SoakOptions): Promise<SoakResult> {
   return { scenario: 'soak', ...(await runSoak(options)).figures };
+}
+
+/** How long a client waits before its next poll: --soak-poll-ms when given, else the answer's pollAfterMs. */
+function pollIntervalOf(options: Pick<SoakOptions, 'pollIntervalMs'>, body: unknown): number {
+  if (options.pollIntervalMs > 0) return options.pollIntervalMs;
+  return Number((body as { data?: { pollAfterMs?: unknown } } | undefined)?.data?.pollAfterMs ?? 1000);
 }
