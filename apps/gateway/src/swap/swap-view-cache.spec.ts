@@ -1,11 +1,15 @@
-import { SwapViewCache } from './swap-view-cache';
+import { SwapViewCache, VersionedView } from './swap-view-cache';
 import type { SwapViewEntity } from './swap-view.entity';
 
-const view = (swapId: string, status = 'planning') => ({ swapId, owner: 'alice', status }) as SwapViewEntity;
+/** The row of `swapId` at `version` (its xmin), as a read or a write returns it. */
+const view = (swapId: string, status = 'planning', version = `${status}-xmin`): VersionedView => ({
+  view: { swapId, owner: 'alice', status } as SwapViewEntity,
+  version,
+});
 
 /** Reads the row as SwapViewRepository does: begin, (PostgreSQL), finish. */
-function read(cache: SwapViewCache, row: SwapViewEntity | null, nowMs = 0): void {
-  cache.finishRead(cache.beginRead(row?.swapId ?? 'none'), row, nowMs);
+function read(cache: SwapViewCache, row: VersionedView | null, nowMs = 0): void {
+  cache.finishRead(cache.beginRead(row?.view.swapId ?? 'none'), row, nowMs);
 }
 
 describe('SwapViewCache', () => {
@@ -75,5 +79,51 @@ describe('SwapViewCache', () => {
     expect(cache.size).toBe(2);
     expect(cache.get('a', 1)).toBeUndefined();
     expect(cache.get('c', 1)).toBeDefined();
+  });
+
+  it('keeps an entry when the change names the version it holds (the echo of its own write), and drops it for any other', () => {
+    const cache = new SwapViewCache(10, 10_000);
+    read(cache, view('s1', 'awaiting_signature', '101'));
+    cache.invalidate('s1', '101');
+    expect(cache.versioned('s1', 1)).toMatchObject({
+      view: { status: 'awaiting_signature' },
+      version: '101',
+    });
+    // Another write (another instance's, or a later one): another version.
+    cache.invalidate('s1', '102');
+    expect(cache.get('s1', 2)).toBeUndefined();
+    // A writer that names no version (markSubmitted, the transactional path, older code).
+    read(cache, view('s1', 'submitted', '103'));
+    cache.invalidate('s1');
+    expect(cache.get('s1', 3)).toBeUndefined();
+  });
+
+  it('stores a write whose own notification came back before it finished, but nothing older than a change announced meanwhile', () => {
+    const cache = new SwapViewCache(10, 10_000);
+    // The writer's statement returns after its NOTIFY was delivered: the same version.
+    const own = cache.beginRead('s1');
+    cache.invalidate('s1', '201');
+    cache.finishRead(own, view('s1', 'confirming', '201'), 1);
+    expect(cache.versioned('s1', 2)).toMatchObject({ version: '201' });
+
+    // A read that returns the version before a change announced while it ran.
+    cache.invalidate('s2', '300');
+    const stale = cache.beginRead('s2');
+    cache.invalidate('s2', '301');
+    cache.finishRead(stale, view('s2', 'planning', '300'), 3);
+    expect(cache.get('s2', 4)).toBeUndefined();
+
+    // A read that returns the announced version, but a later one was announced too.
+    const overtaken = cache.beginRead('s3');
+    cache.invalidate('s3', '401');
+    cache.invalidate('s3', '402');
+    cache.finishRead(overtaken, view('s3', 'confirming', '401'), 5);
+    expect(cache.get('s3', 6)).toBeUndefined();
+
+    // A change of unknown version while it ran: nothing is stored, whatever the version.
+    const unknown = cache.beginRead('s4');
+    cache.invalidate('s4');
+    cache.finishRead(unknown, view('s4', 'submitted', '501'), 7);
+    expect(cache.get('s4', 8)).toBeUndefined();
   });
 });

@@ -1,14 +1,21 @@
 import type { SwapViewEntity } from './swap-view.entity';
 
-interface CachedView {
-  view: SwapViewEntity;
+/** A row of gateway.swap_views and its version: the `xmin` of the row as read or written, as text. */
+export interface VersionedView {
+  readonly view: SwapViewEntity;
+  readonly version: string;
+}
+
+interface CachedView extends VersionedView {
   storedAtMs: number;
 }
 
 interface ReadInFlight {
   readers: number;
-  /** A change was announced while a read was running: what it returns may be older than the change. */
+  /** A change of unknown version was announced while a read was running: what it returns may be older. */
   changed: boolean;
+  /** The versions announced while a read was running: a read that returns another may be older. */
+  announced: Set<string>;
 }
 
 /** What a read of one row holds between asking PostgreSQL and storing the answer. */
@@ -17,12 +24,16 @@ export interface ViewRead {
 }
 
 /**
- * The swap views this gateway instance read, kept until the row changes: a signing poll of a swap
- * nothing happened to is answered from memory, without a PostgreSQL round trip. The row's changes
- * are known from the NOTIFY every write of gateway.swap_views sends (SwapViewChanges), whichever
- * instance wrote it, so the cache is exact while LISTEN is in place:
+ * The swap views this gateway instance read or wrote, kept until the row changes: a signing poll of
+ * a swap nothing happened to is answered from memory, without a PostgreSQL round trip, and the
+ * projector's next change of the row starts from the cached version instead of reading it. Each
+ * entry carries the row's version (its `xmin`). The row's changes are known from the NOTIFY every
+ * write of gateway.swap_views sends (SwapViewChanges), whichever instance wrote it, so the cache is
+ * exact while LISTEN is in place:
  * - a change drops the swap's entry, and marks reads running at that moment so that their (maybe
- *   older) answer is not stored;
+ *   older) answer is not stored; a change that names the version the entry (or the read's answer)
+ *   already is, is the echo of that very write and keeps it: an autocommitted statement writes one
+ *   version of the row, and no other write has that `xmin`;
  * - the owner decides when it may be used at all (not while LISTEN is lost: see `enabled`) and
  *   clears it when LISTEN resumes, since notifications sent meanwhile were missed;
  * - entries also expire after `ttlMs`, a bound on staleness should a notification ever be missed
@@ -40,6 +51,11 @@ export class SwapViewCache {
 
   /** The cached row, if it is fresh and the cache may be used now. */
   get(swapId: string, nowMs: number): SwapViewEntity | undefined {
+    return this.versioned(swapId, nowMs)?.view;
+  }
+
+  /** The cached row and its version, if it is fresh and the cache may be used now. */
+  versioned(swapId: string, nowMs: number): VersionedView | undefined {
     if (!this.enabled()) return undefined;
     const cached = this.entries.get(swapId);
     if (!cached) return undefined;
@@ -47,37 +63,43 @@ export class SwapViewCache {
       this.entries.delete(swapId);
       return undefined;
     }
-    return cached.view;
+    return cached;
   }
 
-  /** Call before reading the row from PostgreSQL; pass the result to `finishRead`. */
+  /** Call before reading (or writing) the row in PostgreSQL; pass the result to `finishRead`. */
   beginRead(swapId: string): ViewRead {
     const inFlight = this.reads.get(swapId);
     if (inFlight) inFlight.readers += 1;
-    else this.reads.set(swapId, { readers: 1, changed: false });
+    else this.reads.set(swapId, { readers: 1, changed: false, announced: new Set() });
     return { swapId };
   }
 
-  /** Stores what the read found, unless the row changed while it ran (or there is no row). */
-  finishRead(read: ViewRead, view: SwapViewEntity | null, nowMs: number): void {
+  /**
+   * Stores what the read found at `version`, unless the row changed while it ran (a change of
+   * unknown version, or one naming another version) or there is no row.
+   */
+  finishRead(read: ViewRead, found: VersionedView | null, nowMs: number): void {
     const inFlight = this.reads.get(read.swapId);
     if (!inFlight) return;
     inFlight.readers -= 1;
     if (inFlight.readers === 0) this.reads.delete(read.swapId);
-    if (inFlight.changed || view === null || !this.enabled()) return;
+    if (inFlight.changed || found === null || !this.enabled()) return;
+    for (const version of inFlight.announced) if (version !== found.version) return;
     this.entries.delete(read.swapId);
-    this.entries.set(read.swapId, { view, storedAtMs: nowMs });
+    this.entries.set(read.swapId, { ...found, storedAtMs: nowMs });
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
     }
   }
 
-  /** The row of this swap changed. */
-  invalidate(swapId: string): void {
-    this.entries.delete(swapId);
+  /** The row of this swap changed, to `version` when the writer named it (else: unknown). */
+  invalidate(swapId: string, version?: string): void {
+    if (version === undefined || this.entries.get(swapId)?.version !== version) this.entries.delete(swapId);
     const inFlight = this.reads.get(swapId);
-    if (inFlight) inFlight.changed = true;
+    if (!inFlight) return;
+    if (version === undefined) inFlight.changed = true;
+    else inFlight.announced.add(version);
   }
 
   /** Every row may have changed (notifications were missed). */

@@ -4,8 +4,19 @@ import { PgChannelListener } from '@swapgw/persistence';
 import { GatewayConfig } from '../config/gateway.config';
 import { SwapViewCache } from './swap-view-cache';
 
-/** The channel the projector notifies with a swapId when it changed that swap's view row. */
+/**
+ * The channel every write of a swap's view row notifies: `<swapId>:<version>` when the write knows the
+ * row's new version (its `xmin`: an autocommitted statement that returns the row), else `<swapId>`.
+ */
 export const SWAP_VIEW_CHANNEL = 'gateway_swap_views';
+
+/** The payload of a notification on SWAP_VIEW_CHANNEL: the swap, and the row's new version when named. */
+export function swapViewChangeOf(payload: string): { swapId: string; version?: string } {
+  const colon = payload.indexOf(':');
+  return colon < 0
+    ? { swapId: payload }
+    : { swapId: payload.slice(0, colon), version: payload.slice(colon + 1) };
+}
 
 /**
  * One waiter's subscription to a swap's view row. `changed` remembers a notification that came
@@ -51,10 +62,12 @@ export class SwapViewWatch {
 
 /**
  * Tells waiting builds that their swap's view row changed, whichever gateway instance projected
- * the change: every write of the row NOTIFYs `gateway_swap_views` with the swapId in its
- * transaction (delivered at commit) and every instance LISTENs on one dedicated connection. A build
- * wait reads the row once, then again only when told, instead of polling PostgreSQL on a timer.
- * The same notifications keep `cache` exact, from which signing polls are answered. When LISTEN was
+ * the change: every write of the row NOTIFYs `gateway_swap_views` with the swapId (and the row's new
+ * version when the writer knows it) in its transaction (delivered at commit) and every instance
+ * LISTENs on one dedicated connection. A build wait reads the row once, then again only when told,
+ * instead of polling PostgreSQL on a timer. The same notifications keep `cache` exact, from which
+ * signing polls are answered: a change drops the entry, unless it names the version the entry
+ * already is (this instance wrote it and cached what the write returned). When LISTEN was
  * lost and comes back, every waiter is woken to read once and the cache is emptied, since
  * notifications are not kept; while it is lost, the cache is not used.
  */
@@ -68,7 +81,10 @@ export class SwapViewChanges implements OnModuleInit, OnModuleDestroy {
     this.listener = new PgChannelListener(dataSource, SWAP_VIEW_CHANNEL, {
       purpose: 'swap-views-listen',
       retryDelayMs: 1000,
-      onNotification: (swapId) => this.notify(swapId),
+      onNotification: (payload) => {
+        const { swapId, version } = swapViewChangeOf(payload);
+        this.notify(swapId, version);
+      },
       onResumed: () => {
         this.cache.clear();
         this.notifyAll();
@@ -101,8 +117,9 @@ export class SwapViewChanges implements OnModuleInit, OnModuleDestroy {
     return count;
   }
 
-  notify(swapId: string): void {
-    this.cache.invalidate(swapId);
+  /** The row of `swapId` changed (to `version`, when the writer named it): wakes its waiters. */
+  notify(swapId: string, version?: string): void {
+    this.cache.invalidate(swapId, version);
     for (const watch of this.watches.get(swapId) ?? []) watch.notify();
   }
 

@@ -9,6 +9,7 @@ import { EntityRows, entityRowsOf, updateStatementOf } from '@swapgw/persistence
 import { streamEventDataOf } from '../swap-event-stream/swap-stream-events';
 import type { QuotedSwap, SwapListPosition } from './swap-resource';
 import type { SwapStepRecord } from './swap-steps';
+import type { VersionedView } from './swap-view-cache';
 import { SWAP_VIEW_CHANNEL, SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
 
@@ -17,8 +18,10 @@ type ViewChange = Partial<Omit<SwapViewEntity, 'swapId' | 'owner' | 'createdAtMs
 /**
  * Reads and writes of gateway.swap_views. Every write that changes a row NOTIFYs SWAP_VIEW_CHANNEL
  * with the swapId (delivered when its transaction commits), which wakes the builds waiting on that
- * swap and drops it from every instance's cache of views. Creating a row needs no notification:
- * nobody waits on, or caches, a row that does not exist yet.
+ * swap and drops it from every instance's cache of views. The projector's fast path also names the
+ * row's new version (`<swapId>:<xmin>`) and caches the row its statement returned: its own
+ * notification then keeps that entry, every other instance drops theirs. Creating a row needs no
+ * notification: nobody waits on, or caches, a row that does not exist yet.
  */
 @Injectable()
 export class SwapViewRepository {
@@ -33,17 +36,25 @@ export class SwapViewRepository {
     this.rows = entityRowsOf(dataSource, SwapViewEntity);
   }
 
-  /** The row of `swapId` as it is now (`lock`: FOR UPDATE, inside the caller's transaction), or null. */
+  /**
+   * The row of `swapId` as it is now and its version (`lock`: FOR UPDATE, inside the caller's
+   * transaction), or null.
+   */
   private async readRow(
     runner: Pick<EntityManager, 'query'>,
     swapId: string,
     lock = false,
-  ): Promise<SwapViewEntity | null> {
+  ): Promise<VersionedView | null> {
     const [row] = (await runner.query(
-      `SELECT ${this.rows.columns()} FROM ${this.rows.table} WHERE "swap_id" = $1${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${this.rows.columns()}, ${VERSION} FROM ${this.rows.table} WHERE "swap_id" = $1${lock ? ' FOR UPDATE' : ''}`,
       [swapId],
-    )) as Record<string, unknown>[];
-    return row ? this.rows.entityOf(row) : null;
+    )) as VersionedRow[];
+    return row ? this.versionedOf(row) : null;
+  }
+
+  /** The entity and version of a row read or returned with `columns()` and VERSION. */
+  private versionedOf(row: VersionedRow): VersionedView {
+    return { view: this.rows.entityOf(row), version: row.view_version };
   }
 
   /**
@@ -56,13 +67,13 @@ export class SwapViewRepository {
     const cached = cache.get(swapId, this.clock.nowMs());
     if (cached) return cached.owner === owner ? cached : null;
     const read = cache.beginRead(swapId);
-    let view: SwapViewEntity | null = null;
+    let found: VersionedView | null = null;
     try {
-      view = await this.readRow(this.dataSource, swapId);
+      found = await this.readRow(this.dataSource, swapId);
     } finally {
-      cache.finishRead(read, view, this.clock.nowMs());
+      cache.finishRead(read, found, this.clock.nowMs());
     }
-    return view?.owner === owner ? view : null;
+    return found?.view.owner === owner ? found.view : null;
   }
 
   /**
@@ -103,27 +114,26 @@ export class SwapViewRepository {
     // that poll is answered from memory. A change announced meanwhile keeps it out (finishRead).
     const cache = this.changes.cache;
     const read = manager ? undefined : cache.beginRead(swapId);
-    let created: SwapViewEntity | null = null;
+    let created: VersionedView | null = null;
     try {
       // One statement: the row, or the quoted figures added to the projector's row and its notification.
-      const rows: Array<Record<string, unknown> & { inserted: boolean; completed?: boolean }> =
-        await writer.query(
-          `WITH "written" AS (
+      const rows: Array<VersionedRow & { inserted: boolean; completed?: boolean }> = await writer.query(
+        `WITH "written" AS (
            INSERT INTO "gateway"."swap_views" ("swap_id", "owner", "status", "step_current", "step_total", "quoted", "created_at_ms", "updated_at_ms")
            VALUES ($1, $2, $3, 1, $4, $6::jsonb, $5, $5)
            ON CONFLICT ("swap_id") DO UPDATE SET "quoted" = EXCLUDED."quoted"
              WHERE "swap_views"."quoted" IS NULL AND EXCLUDED."quoted" IS NOT NULL
-           RETURNING ${this.rows.columns()}, (xmax = 0) AS "inserted")${completion}
-         SELECT ${this.rows.columns('"written"')}, "inserted",
+           RETURNING ${this.rows.columns()}, ${VERSION}, (xmax = 0) AS "inserted")${completion}
+         SELECT ${this.rows.columns('"written"')}, "view_version", "inserted",
            CASE WHEN "inserted" THEN NULL ELSE pg_notify($7, "swap_id"::text) END AS "notified"${
              completing ? ', EXISTS (SELECT 1 FROM "completed") AS "completed"' : ''
            } FROM "written"`,
-          parameters,
-        );
+        parameters,
+      );
       const inserted = rows[0]?.inserted === true;
       if (rows.length > 0 && !inserted) cache.invalidate(swapId);
       if (rows[0]?.completed === true) completing?.completed();
-      if (inserted) created = this.rows.entityOf(rows[0]);
+      if (inserted) created = this.versionedOf(rows[0]);
       return inserted;
     } finally {
       if (read) cache.finishRead(read, created, this.clock.nowMs());
@@ -145,7 +155,7 @@ export class SwapViewRepository {
     change: ViewChange,
     options: UpdateOptions = {},
   ): Promise<SwapViewEntity | null> {
-    const row = await this.readRow(manager, swapId, true);
+    const row = (await this.readRow(manager, swapId, true))?.view;
     if (!row) return null;
     const statement = updateAndNotifyStatement(
       manager.connection.getMetadata(SwapViewEntity),
@@ -157,11 +167,15 @@ export class SwapViewRepository {
   }
 
   /**
-   * `update` without a transaction, for the projector's fast path: reads the row without a lock,
-   * then writes the change, its log row, the event's `claim` and the NOTIFY in one autocommitted
-   * statement that applies only if the row is still the version read (its xmin) and the event is
-   * not claimed yet. False when it wrote nothing (no row, a write since the read, or the event
-   * already applied): the caller then takes the transactional path, which tells these apart.
+   * `update` without a transaction, for the projector's fast path: starts from the row and version
+   * in this instance's cache of views (usually there: this instance's last write of the swap, or the
+   * build's INSERT, put it there), else reads it without a lock; then writes the change, its log
+   * row, the event's `claim` and the NOTIFY in one autocommitted statement that applies only if the
+   * row is still that version (its xmin) and the event is not claimed yet. The row it wrote, and
+   * its new version, go into the cache (as a read's answer: a change announced meanwhile keeps them
+   * out), so the swap's next poll and next event need no read. False when it wrote nothing (no row,
+   * a write since the read or the cached version, or the event already applied): the caller then
+   * takes the transactional path, which tells these apart.
    */
   async updateAtOnce(
     swapId: string,
@@ -169,18 +183,29 @@ export class SwapViewRepository {
     options: UpdateOptions,
     claim: EventClaim,
   ): Promise<boolean> {
-    const [raw] = (await this.dataSource.query(
-      `SELECT ${this.rows.columns()}, "xmin"::text AS "view_version" FROM ${this.rows.table} WHERE "swap_id" = $1`,
-      [swapId],
-    )) as Array<Record<string, unknown> & { view_version: string }>;
-    if (!raw) return false;
-    const row = this.rows.entityOf(raw);
+    const cache = this.changes.cache;
+    const cached = cache.versioned(swapId, this.clock.nowMs());
+    // A copy: `projected` changes the row it is given, and the cached one is shared with polls.
+    const current = cached
+      ? { view: Object.assign(new SwapViewEntity(), cached.view), version: cached.version }
+      : await this.readRow(this.dataSource, swapId);
+    if (!current) return false;
     const statement = updateAndNotifyStatement(this.dataSource.getMetadata(SwapViewEntity), swapId, {
-      ...projected(row, change, options),
-      guard: { version: raw.view_version, claim },
+      ...projected(current.view, change, options),
+      guard: { version: current.version, claim, returning: this.rows.columns() },
     });
-    const written = (await this.dataSource.query(statement.sql, statement.parameters)) as unknown[];
-    return written.length > 0;
+    const read = cache.beginRead(swapId);
+    let written: VersionedView | null = null;
+    try {
+      const [row] = (await this.dataSource.query(statement.sql, statement.parameters)) as VersionedRow[];
+      if (row) written = this.versionedOf(row);
+      // Refused from a cached version: it may not be the row's any more (its change's notification
+      // still on the way, or lost), so nobody should be answered from it.
+      else if (cached) cache.invalidate(swapId);
+      return written !== null;
+    } finally {
+      cache.finishRead(read, written, this.clock.nowMs());
+    }
   }
 
   /**
@@ -261,7 +286,9 @@ function projected(
  * `UPDATE swap_views SET <change> WHERE swap_id = $1` and the NOTIFY of the change, as one
  * statement: columns, transformers and jsonb as TypeORM maps the entity. With `logged`, the event
  * log row in the same statement; with `guard`, only while the row is at `version` (xmin) and the
- * event unclaimed, and the claim with it. Returns a row per row changed.
+ * event unclaimed, and the claim with it; and then the statement (autocommitted: one version of
+ * the row per transaction) returns the row as written, its `returning` columns and VERSION, and the
+ * NOTIFY names that version. Returns a row per row changed.
  */
 function updateAndNotifyStatement(
   metadata: EntityMetadata,
@@ -273,7 +300,7 @@ function updateAndNotifyStatement(
   }: {
     change: ViewChange;
     logged?: { type: string; data: unknown };
-    guard?: { version: string; claim: EventClaim };
+    guard?: { version: string; claim: EventClaim; returning: string };
   },
 ): { sql: string; parameters: unknown[] } {
   const parameters: unknown[] = [];
@@ -292,10 +319,19 @@ function updateAndNotifyStatement(
       `SELECT "swap_id", $${parameters.length - 1}, $${parameters.length}::jsonb FROM "changed")`;
   }
   parameters.push(SWAP_VIEW_CHANNEL);
-  const sql =
-    `WITH "changed" AS (${update} RETURNING "swap_id")${log}${claimed} ` +
-    `SELECT pg_notify($${parameters.length}, "swap_id"::text) FROM "changed"`;
+  const channel = `$${parameters.length}`;
+  const sql = guard
+    ? `WITH "changed" AS (${update} RETURNING ${guard.returning}, ${VERSION})${log}${claimed} ` +
+      `SELECT *, pg_notify(${channel}, "swap_id"::text || ':' || "view_version") FROM "changed"`
+    : `WITH "changed" AS (${update} RETURNING "swap_id")${log}${claimed} ` +
+      `SELECT pg_notify(${channel}, "swap_id"::text) FROM "changed"`;
   return { sql, parameters };
 }
+
+/** The row's version in a SELECT list or RETURNING: the transaction that wrote it, as text. */
+const VERSION = '"xmin"::text AS "view_version"';
+
+/** A row read or returned with the entity's columns and VERSION. */
+type VersionedRow = Record<string, unknown> & { view_version: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -446,6 +446,166 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     await db.query('DELETE FROM "gateway"."swap_views" WHERE "swap_id" = $1', [swapId]);
   });
 
+  /** What a statement about a swap's view does, as the tests below tell them apart. */
+  const kindOf = (sql: string): string =>
+    /^\s*SELECT\b/i.test(sql)
+      ? /FOR UPDATE/.test(sql)
+        ? 'locked read'
+        : 'read'
+      : /^\s*WITH "changed" AS \(UPDATE/.test(sql)
+        ? /"xmin" =/.test(sql)
+          ? 'guarded update'
+          : 'update'
+        : sql;
+
+  /**
+   * The statements this instance sends through `db.query` (or a transaction's manager, which hands
+   * them to it) about `swapId` while `work` runs.
+   */
+  async function statementsAbout(swapId: string, work: () => Promise<void>): Promise<string[]> {
+    const spy = jest.spyOn(db, 'query');
+    try {
+      await work();
+      return spy.mock.calls
+        .filter(([, parameters]) => Array.isArray(parameters) && parameters.includes(swapId))
+        .map(([sql]) => kindOf(sql));
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  const readyEvent = (swapId: string) =>
+    createEnvelope(SwapEventTypes.signingReady, swapId, {
+      swapId,
+      status: 'awaiting_signature',
+      step: { current: 1, total: 2 },
+      payload: { type: 'evm-transaction' },
+      expiresAtMs: Date.now() + 60_000,
+      readyAtMs: 2,
+      executionHints: {},
+      clientHints: { action: 'approve' },
+    });
+
+  it('keeps the row each projected event wrote in the cache of views: the next poll and the next event need no read', async () => {
+    const store = app.get(SwapViewRepository);
+    const swapId = randomUUID();
+    // The build's row, cached by the instance that created it (here the projector's).
+    await store.ensureCreated(swapId, 'alice', 'planning', null, 1);
+
+    // swap.created: its fast path starts from the cached row and version, one statement, no read.
+    expect(
+      await statementsAbout(swapId, async () => {
+        await publish([swapCreated(swapId, 2)]);
+        await waitFor(caughtUp, { timeoutMs: 30_000, description: 'swap.created projected' });
+      }),
+    ).toEqual(['guarded update']);
+    // The poll after it is answered from memory (its own NOTIFY kept the row it wrote), and that is
+    // the row in PostgreSQL.
+    let polled: SwapViewEntity | null = null;
+    expect(
+      await statementsAbout(swapId, async () => {
+        polled = await store.findOwned(swapId, 'alice');
+      }),
+    ).toEqual([]);
+    expect(polled).toEqual(await viewOf(swapId));
+    expect(polled).toMatchObject({ status: 'planning', stepTotal: 2 });
+
+    // The next event likewise: one statement from the version the last one wrote.
+    expect(
+      await statementsAbout(swapId, async () => {
+        await publish([readyEvent(swapId)]);
+        await waitFor(caughtUp, { timeoutMs: 30_000, description: 'signing.ready projected' });
+        polled = await store.findOwned(swapId, 'alice');
+      }),
+    ).toEqual(['guarded update']);
+    expect(polled).toEqual(await viewOf(swapId));
+    expect(polled).toMatchObject({ status: 'awaiting_signature', payload: { type: 'evm-transaction' } });
+    // The row stays: swap.events rebuilds it (the rebuild test below).
+  });
+
+  it('drops the cached row when another instance writes it, whether its notification names the new version or not', async () => {
+    const store = app.get(SwapViewRepository);
+    const changes = app.get(SwapViewChanges);
+    const swapId = randomUUID();
+    await store.ensureCreated(swapId, 'alice', 'planning', 2, 1);
+    await asAnotherInstance(async ({ views: otherViews }) => {
+      // The other instance's fast path: its own version in the notification.
+      let told = changes.watch(swapId);
+      await expect(
+        otherViews.updateAtOnce(
+          swapId,
+          { status: 'awaiting_signature', stepCurrent: 1, updatedAtMs: 2 },
+          { loggedAs: SwapEventTypes.signingReady },
+          new ProcessedEventClaim('gateway', groupId, randomUUID()),
+        ),
+      ).resolves.toBe(true);
+      expect(await told.changedOrDeadline(Date.now() + 30_000)).toBe(true);
+      told.close();
+      let polled: SwapViewEntity | null = null;
+      expect(
+        await statementsAbout(swapId, async () => {
+          polled = await store.findOwned(swapId, 'alice');
+        }),
+      ).toEqual(['read']);
+      expect(polled).toMatchObject({ status: 'awaiting_signature' });
+      expect(polled).toEqual(await viewOf(swapId));
+
+      // A write that names no version (the signer accepted the transaction).
+      told = changes.watch(swapId);
+      await otherViews.markSubmitted(swapId, 1, '0x' + 'ab'.repeat(32), 3);
+      expect(await told.changedOrDeadline(Date.now() + 30_000)).toBe(true);
+      told.close();
+      expect(
+        await statementsAbout(swapId, async () => {
+          polled = await store.findOwned(swapId, 'alice');
+        }),
+      ).toEqual(['read']);
+      expect(polled).toMatchObject({ status: 'submitted', payload: null });
+      expect(polled).toEqual(await viewOf(swapId));
+    });
+    await db.query('DELETE FROM "gateway"."swap_views" WHERE "swap_id" = $1', [swapId]);
+  });
+
+  it('falls back to the transactional path when the cached version is not the row any more, and applies the event there', async () => {
+    const store = app.get(SwapViewRepository);
+    const swapId = randomUUID();
+    await store.ensureCreated(swapId, 'alice', 'planning', 2, 1);
+    // Changed behind the cache's back (no NOTIFY): the cached version is stale. Step 2 became
+    // known, which the event's steps (computed from the row) must keep.
+    await db.query(`UPDATE "gateway"."swap_views" SET "steps" = $2::jsonb WHERE "swap_id" = $1`, [
+      swapId,
+      JSON.stringify([{ index: 2, kind: 'swap', chain: 'devnet-b', status: 'pending' }]),
+    ]);
+    expect(
+      await statementsAbout(swapId, async () => {
+        await publish([readyEvent(swapId)]);
+        await waitFor(caughtUp, { timeoutMs: 30_000, description: 'signing.ready projected' });
+      }),
+    ).toEqual(['guarded update', 'locked read', 'update']); // refused: the transactional path applied it
+    expect(await viewOf(swapId)).toMatchObject({
+      status: 'awaiting_signature',
+      stepCurrent: 1,
+      payload: { type: 'evm-transaction' },
+      steps: [
+        { index: 1, kind: 'approve', status: 'awaiting_signature' },
+        { index: 2, kind: 'swap', chain: 'devnet-b', status: 'pending' },
+      ],
+    });
+    const logged = (await db.query('SELECT "type" FROM "gateway"."swap_events" WHERE "swap_id" = $1', [
+      swapId,
+    ])) as Array<{ type: string }>;
+    expect(logged.map((row) => row.type)).toEqual([SwapEventTypes.signingReady]);
+    // The stale entry is gone: the next poll reads the row.
+    let polled: SwapViewEntity | null = null;
+    expect(
+      await statementsAbout(swapId, async () => {
+        polled = await store.findOwned(swapId, 'alice');
+      }),
+    ).toEqual(['read']);
+    expect(polled).toEqual(await viewOf(swapId));
+    await db.query('DELETE FROM "gateway"."swap_views" WHERE "swap_id" = $1', [swapId]);
+  });
+
   it('records the integrator fees once, per recipient, when the step that paid them is confirmed, and counts each once', async () => {
     const swapId = randomUUID();
     const step = (current: number) => ({ current, total: 2 });
