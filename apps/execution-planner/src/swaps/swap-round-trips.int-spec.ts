@@ -7,7 +7,7 @@ import { SigningEventTypes, SwapCommandTypes, Topics } from '@swapgw/contracts';
 import { createEnvelope, IdempotentConsumer, Outbox } from '@swapgw/messaging';
 import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
 import { ManualClock } from '@swapgw/runtime';
-import { testEnv } from '@swapgw/testing';
+import { testEnv, waitFor } from '@swapgw/testing';
 import { FakeSwapChains, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, EVM_PAYLOAD, NOW_MS, planFor, stepRef } from '../../test/support/swap-fixtures';
 import { plannerDatabaseOptions } from '../database/planner-database';
@@ -30,6 +30,7 @@ describe('the planner’s round trips per swap (real PostgreSQL)', () => {
   let dataSource: DataSource;
   let commands: SwapCommandsConsumer;
   let signingEvents: SigningEventsConsumer;
+  let swaps: TypeOrmSwapRepository;
   let offset = 0;
 
   beforeAll(async () => {
@@ -38,7 +39,7 @@ describe('the planner’s round trips per swap (real PostgreSQL)', () => {
     dataSource = await new DataSource(
       serviceDataSourceOptions(plannerDatabaseOptions(env.databaseUrl, 2)),
     ).initialize();
-    const swaps = new TypeOrmSwapRepository(dataSource, new Outbox());
+    swaps = new TypeOrmSwapRepository(dataSource, new Outbox());
     const consumer = new IdempotentConsumer(dataSource, `planner-round-trips-${randomUUID()}`);
     const config = plannerConfigOf();
     const planner = new SwapPlanner(
@@ -174,5 +175,36 @@ describe('the planner’s round trips per swap (real PostgreSQL)', () => {
       'swap.step-confirmed',
       'signing.prepare',
     ]);
+  });
+
+  it('reads the current step as the transaction that held the swap left it, though it waited for that one', async () => {
+    const swapId = randomUUID();
+    await build(swapId);
+    const watcher = new Client({ connectionString: env.databaseUrl });
+    await watcher.connect();
+    try {
+      let waiting: Promise<unknown> | undefined;
+      await swaps.transaction(async (holder) => {
+        const held = await holder.lockSwapAndCurrentStep(swapId);
+        if (!held?.step) throw new Error('the swap was built with its steps');
+        held.step.status = 'ready';
+        await holder.updateProgress(held.swap, [held.step]);
+        // A second transaction asks for the same swap while the first holds it, and waits.
+        waiting = swaps.transaction((tx) => tx.lockSwapAndCurrentStep(swapId));
+        await waitFor(
+          async () =>
+            (
+              await watcher.query(
+                `SELECT 1 FROM pg_stat_activity WHERE "wait_event_type" = 'Lock' AND "query" LIKE 'WITH "swap" AS (SELECT%'`,
+              )
+            ).rowCount === 1,
+          { description: 'the second transaction waiting for the swap' },
+        );
+      });
+
+      expect(await waiting).toMatchObject({ swap: { id: swapId }, step: { stepIndex: 1, status: 'ready' } });
+    } finally {
+      await watcher.end();
+    }
   });
 });

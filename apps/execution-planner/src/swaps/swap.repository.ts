@@ -18,8 +18,6 @@ import { StepSettlement, SwapStepEntity } from './swap-step.entity';
 export interface SwapTransaction {
   /** The swap, no lock (the replay check of a build). */
   findSwap(id: string): Promise<SwapEntity | null>;
-  /** The swap, locked until the transaction ends (SELECT … FOR UPDATE): its changes apply one at a time. */
-  lockSwap(id: string): Promise<SwapEntity | null>;
   /**
    * The swap and its current step, both locked until the transaction ends, in one statement (the
    * swap first, as every writer locks them); null when there is no such swap, and no step when it
@@ -104,7 +102,7 @@ export class TypeOrmSwapRepository extends SwapRepository {
   }
 
   findSwap(id: string): Promise<SwapEntity | null> {
-    return readSwap(this.dataSource.manager, id, false);
+    return readSwap(this.dataSource.manager, id);
   }
 
   async insertNewSwap(
@@ -194,11 +192,7 @@ class TypeOrmSwapTransaction implements SwapTransaction {
   ) {}
 
   findSwap(id: string): Promise<SwapEntity | null> {
-    return readSwap(this.manager, id, false);
-  }
-
-  lockSwap(id: string): Promise<SwapEntity | null> {
-    return readSwap(this.manager, id, true);
+    return readSwap(this.manager, id);
   }
 
   async lockSwapAndCurrentStep(
@@ -292,16 +286,14 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * The swap `id`, locked until the transaction ends with `forUpdate`: plain SQL with its columns
- * named, rather than TypeORM's query builder, whose SQL generation was the planner's largest CPU
- * item under a burst (every signing event locks its swap and reads its step).
+ * The swap `id`, no lock: plain SQL with its columns named, rather than TypeORM's query builder,
+ * whose SQL generation was the planner's largest CPU item under a burst.
  */
-async function readSwap(manager: EntityManager, id: string, forUpdate: boolean): Promise<SwapEntity | null> {
+async function readSwap(manager: EntityManager, id: string): Promise<SwapEntity | null> {
   const swaps = swapRowsOf(manager);
-  const rows = (await manager.query(
-    `SELECT ${swaps.columns()} FROM ${swaps.table} WHERE "id" = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  )) as Record<string, unknown>[];
+  const rows = (await manager.query(`SELECT ${swaps.columns()} FROM ${swaps.table} WHERE "id" = $1`, [
+    id,
+  ])) as Record<string, unknown>[];
   return rows.length === 0 ? null : swaps.entityOf(rows[0]);
 }
 

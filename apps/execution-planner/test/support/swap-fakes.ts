@@ -131,11 +131,6 @@ class InMemorySwapTransaction implements SwapTransaction {
     return this.readSwap(id);
   }
 
-  async lockSwap(id: string): Promise<SwapEntity | null> {
-    this.statements.push('lockSwap');
-    return this.readSwap(id);
-  }
-
   async lockSwapAndCurrentStep(
     id: string,
   ): Promise<{ swap: SwapEntity; step: SwapStepEntity | null } | null> {
