@@ -11,15 +11,21 @@ import { type DataSource, type EntityManager, QueryFailedError, type QueryRunner
  * Everything else is TypeORM's own `DataSource.transaction`: the query runner marks the
  * transaction active and counts its depth, commits when `work` resolves, rolls back when it (or
  * `first`) throws, and is released either way. Only the physical `START TRANSACTION` query is
- * replaced, once, by the two-statement message. `work` receives the rows `first` returned.
+ * replaced, once, by the two-statement message. `work` receives the rows `first` returned, and
+ * those of the statements after it in `first` when it holds several (`;`-separated), in order.
  */
 export async function transactionStartingWith<T>(
   dataSource: DataSource,
   first: string,
-  work: (firstRows: Record<string, unknown>[], manager: EntityManager) => Promise<T>,
+  work: (
+    firstRows: Record<string, unknown>[],
+    manager: EntityManager,
+    followingRows: Record<string, unknown>[][],
+  ) => Promise<T>,
 ): Promise<T> {
   const runner = dataSource.createQueryRunner();
   let firstRows: Record<string, unknown>[] = [];
+  let followingRows: Record<string, unknown>[][] = [];
   const original = runner.query;
   const query = original.bind(runner) as (
     sql: string,
@@ -34,13 +40,14 @@ export async function transactionStartingWith<T>(
     try {
       const results = (await client.query(message)) as unknown as QueryResult[];
       firstRows = results[1]?.rows ?? [];
+      followingRows = results.slice(2).map((result) => result.rows);
     } catch (error) {
       throw new QueryFailedError(message, undefined, error as Error);
     }
   }) as QueryRunner['query'];
   try {
     await runner.startTransaction();
-    const result = await work(firstRows, runner.manager);
+    const result = await work(firstRows, runner.manager, followingRows);
     await runner.commitTransaction();
     return result;
   } catch (error) {

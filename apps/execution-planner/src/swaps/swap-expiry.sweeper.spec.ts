@@ -69,8 +69,8 @@ describe('SwapExpirySweeper', () => {
     expect(await sweeper.sweepOnce()).toBe(2);
 
     expect(store.transactions).toEqual([
-      ['lockSwap', 'getStep', 'updateProgress', 'enqueue'],
-      ['lockSwap', 'getStep', 'updateProgress', 'enqueue'],
+      ['lockSwapAndCurrentStep', 'updateProgress'],
+      ['lockSwapAndCurrentStep', 'updateProgress'],
     ]);
     expect(store.messagesOf(sooner).at(-1)?.type).toBe('swap.expired');
     expect(store.messagesOf(later).at(-1)?.type).toBe('swap.expired');

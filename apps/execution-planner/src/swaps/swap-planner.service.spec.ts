@@ -230,12 +230,12 @@ describe('SwapPlanner', () => {
     /** A command's claim on its eventId, as the consumer hands it (the fake store only compares identities). */
     const claimOf = (): EventClaim => ({ notClaimed: () => 'TRUE', claimFor: () => 'SELECT 1' });
 
-    it('writes a new swap, its steps and the command’s claim in one statement, then its two messages, in one transaction', async () => {
+    it('writes a new swap, its steps, the command’s claim and its two messages in one autocommitted statement', async () => {
       const build = request();
 
       expect(await builder.buildAtOnce(build, claimOf())).toBe(true);
 
-      expect(store.transactions).toEqual([['insertNewSwap', 'enqueue']]);
+      expect(store.transactions).toEqual([['insertNewSwap']]);
       expect(store.swap(build.swapId)).toMatchObject({ status: 'planning', stepCount: 2, currentStep: 1 });
       expect(store.stepsOf(build.swapId).map((s) => [s.kind, s.status])).toEqual([
         ['approve', 'building'],
@@ -292,7 +292,7 @@ describe('SwapPlanner', () => {
       expect(await builder.buildAtOnce(refused, claimOf())).toBe(true);
       await command(viaTransaction);
 
-      expect(store.transactions[0]).toEqual(['insertNewSwap', 'enqueue']);
+      expect(store.transactions[0]).toEqual(['insertNewSwap']);
       const { id: _refused, ...atOnce } = store.swap(refused.swapId);
       const { id: _viaTransaction, ...transactional } = store.swap(viaTransaction.swapId);
       expect(atOnce).toEqual(transactional);
@@ -310,7 +310,7 @@ describe('SwapPlanner', () => {
     });
 
     it('lets an infrastructure failure through, to be retried, rather than refuse the build', async () => {
-      jest.spyOn(store, 'transaction').mockRejectedValueOnce(new Error('connection terminated'));
+      jest.spyOn(store, 'insertNewSwap').mockRejectedValueOnce(new Error('connection terminated'));
 
       await expect(builder.buildAtOnce(request(), claimOf())).rejects.toThrow('connection terminated');
       expect(store.swaps.size).toBe(0);

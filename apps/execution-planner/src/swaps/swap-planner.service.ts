@@ -102,10 +102,10 @@ export class SwapPlanner {
   /**
    * The build command's fast path (the consumer's `applyAtOnce`): plans the swap before any
    * transaction, so that its chain reads hold no database connection, then writes the swap (or the
-   * refused build's failed swap), its steps and the command's claim in one statement and its
-   * messages in another, in one transaction. False, having written nothing, when the transactional
-   * path (`buildCommand`) must decide: the swap exists (a replay, or a gateway's retry) or the
-   * command was applied already.
+   * refused build's failed swap), its steps, the command's claim and its messages in one
+   * autocommitted statement: one round trip, no transaction. False, having written nothing, when
+   * the transactional path (`buildCommand`) must decide: the swap exists (a replay, or a gateway's
+   * retry) or the command was applied already.
    */
   async buildAtOnce(request: SwapBuildRequest, claim: EventClaim): Promise<boolean> {
     let outcome: BuildOutcome;
@@ -121,11 +121,7 @@ export class SwapPlanner {
       if (!isVerdict(error)) throw error;
       outcome = this.refusedOutcome(request, error);
     }
-    const written = await this.swaps.transaction(async (tx) => {
-      if (!(await tx.insertNewSwap(outcome.swap, outcome.steps, claim))) return false;
-      await tx.enqueue(...outcome.messages);
-      return true;
-    });
+    const written = await this.swaps.insertNewSwap(outcome.swap, outcome.steps, claim, outcome.messages);
     if (written) outcome.logWritten();
     return written;
   }

@@ -1,28 +1,15 @@
 import { Logger } from '@nestjs/common';
-import { SigningPayload, Topics } from '@swapgw/contracts';
+import { Topics } from '@swapgw/contracts';
 import { ManualClock } from '@swapgw/runtime';
 import { FakeSwapChains, InMemorySwapRepository, plannerConfigOf } from '../../test/support/swap-fakes';
-import { buildRequestFor, NOW_MS, planFor, ROUTER, stepRef, USER } from '../../test/support/swap-fixtures';
+import { buildRequestFor, EVM_PAYLOAD, NOW_MS, planFor, stepRef } from '../../test/support/swap-fixtures';
 import { SwapPlanner } from './swap-planner.service';
 import { RepricingSignal } from './repricing-signal';
 import { SwapProgress } from './swap-progress.service';
 import { SwapTransaction } from './swap.repository';
 
 const txHash = (n: number) => '0x' + n.toString(16).padStart(64, '0');
-const payload: SigningPayload = {
-  type: 'evm-transaction',
-  transaction: {
-    chainId: '31337',
-    from: USER,
-    to: ROUTER,
-    data: '0x',
-    value: '0',
-    nonce: '0',
-    gasLimit: '1',
-    maxFeePerGas: '1',
-    maxPriorityFeePerGas: '1',
-  },
-};
+const payload = EVM_PAYLOAD;
 
 describe('SwapProgress', () => {
   let store: InMemorySwapRepository;
@@ -127,12 +114,12 @@ describe('SwapProgress', () => {
       ]);
     });
 
-    it('costs one transaction of five statements: the swap locked, its step, two UPDATEs, one message', async () => {
+    it('costs one transaction of two statements: the swap and its step locked and read, then the UPDATEs with the message', async () => {
       const swapId = await builtSwap();
 
       await ready(swapId, 1);
 
-      expect(store.transactions).toEqual([['lockSwap', 'getStep', 'updateProgress', 'enqueue']]);
+      expect(store.transactions).toEqual([['lockSwapAndCurrentStep', 'updateProgress']]);
     });
   });
 
@@ -230,14 +217,9 @@ describe('SwapProgress', () => {
       });
       expect(prepare).toMatchObject({ topic: Topics.signingCommands, type: 'signing.prepare' });
       expect(prepare.payload).toMatchObject({ swapId, stepId: `${swapId}:2`, stepIndex: 2, kind: 'swap' });
-      // lock, step, the step after, the UPDATEs of the swap and both steps, the event and the next step's command
-      expect(store.transactions.at(-1)).toEqual([
-        'lockSwap',
-        'getStep',
-        'getStep',
-        'updateProgress',
-        'enqueue',
-      ]);
+      // the swap and its step locked, the step after, the UPDATEs of the swap and both steps with the
+      // event and the next step's command
+      expect(store.transactions.at(-1)).toEqual(['lockSwapAndCurrentStep', 'getStep', 'updateProgress']);
     });
 
     it('completes the swap when the last step is confirmed', async () => {
@@ -391,13 +373,13 @@ describe('SwapProgress', () => {
         steps: store.stepsOf(swapId),
         messages: store.outbox.length,
       }).toEqual(before);
-      // Each of them read the swap (and, for the current step, the step) and wrote nothing.
+      // Each of them read the swap with its current step, in one statement, and wrote nothing.
       expect(store.transactions.slice(-5)).toEqual([
-        ['lockSwap'],
-        ['lockSwap'],
-        ['lockSwap', 'getStep'],
-        ['lockSwap', 'getStep'],
-        ['lockSwap', 'getStep'],
+        ['lockSwapAndCurrentStep'],
+        ['lockSwapAndCurrentStep'],
+        ['lockSwapAndCurrentStep'],
+        ['lockSwapAndCurrentStep'],
+        ['lockSwapAndCurrentStep'],
       ]);
     });
 

@@ -189,7 +189,6 @@ export class SwapProgress {
     step.signingRequestId = event.signingRequestId;
     step.payloadExpiresAtMs = event.expiresAtMs;
     swap.status = 'awaiting_signature';
-    await this.save(tx, swap, now, step);
     const ready: SwapSigningReadyEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -200,13 +199,13 @@ export class SwapProgress {
       executionHints: event.executionHints as Record<string, unknown>,
       clientHints: event.clientHints,
     };
-    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.signingReady, ready));
+    await this.save(tx, swap, now, [step], swapEvent(swap.id, SwapEventTypes.signingReady, ready));
   }
 
   async waiting(event: SigningWaitingEvent, tx: SwapTransaction): Promise<void> {
     const locked = await this.lockCurrent(tx, event, ['building'], 'signing.waiting');
     if (!locked) return;
-    await this.emitPending(tx, locked.swap, event.reason, event.readyAtMs);
+    await tx.enqueue(pendingEventOf(locked.swap, event.reason, event.readyAtMs));
   }
 
   async submitted(event: SigningSubmittedEvent, tx: SwapTransaction): Promise<void> {
@@ -216,7 +215,6 @@ export class SwapProgress {
     step.status = 'submitted';
     step.txHash = event.txHash;
     swap.status = 'submitted';
-    await this.save(tx, swap, this.clock.nowMs(), step);
     const submitted: SwapStepSubmittedEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -224,7 +222,13 @@ export class SwapProgress {
       chain: step.chain,
       txHash: event.txHash,
     };
-    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.stepSubmitted, submitted));
+    await this.save(
+      tx,
+      swap,
+      this.clock.nowMs(),
+      [step],
+      swapEvent(swap.id, SwapEventTypes.stepSubmitted, submitted),
+    );
   }
 
   /** In a block, not yet confirmed enough: the swap is `confirming`; the step stays `submitted`. */
@@ -234,7 +238,6 @@ export class SwapProgress {
     const { swap, step } = locked;
     swap.status = 'confirming';
     step.txHash = event.txHash;
-    await this.save(tx, swap, this.clock.nowMs(), step);
     const confirming: SwapStepConfirmingEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -245,7 +248,13 @@ export class SwapProgress {
       confirmations: event.confirmations,
       confirmationsRequired: event.confirmationsRequired,
     };
-    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.stepConfirming, confirming));
+    await this.save(
+      tx,
+      swap,
+      this.clock.nowMs(),
+      [step],
+      swapEvent(swap.id, SwapEventTypes.stepConfirming, confirming),
+    );
   }
 
   async stepConfirmed(event: SigningStepConfirmedEvent, tx: SwapTransaction): Promise<void> {
@@ -272,7 +281,7 @@ export class SwapProgress {
       const { swap, step } = locked;
       step.status = 'settling';
       swap.status = 'confirming';
-      await this.save(tx, swap, this.clock.nowMs(), step);
+      await this.save(tx, swap, this.clock.nowMs(), [step]);
       return;
     }
     locked.step.status = 'confirmed';
@@ -397,8 +406,11 @@ export class SwapProgress {
       };
       if (moves.length > 0) {
         current.packet = moves[moves.length - 1];
-        await this.save(tx, swap, this.clock.nowMs(), current);
-        await tx.enqueue(
+        await this.save(
+          tx,
+          swap,
+          this.clock.nowMs(),
+          [current],
           ...moves.map((packet) => {
             const event: SwapStepPacketEvent = { ...facts, packet };
             return swapEvent(swap.id, SwapEventTypes.stepPacket, event);
@@ -458,8 +470,7 @@ export class SwapProgress {
         chain: current.chain,
         txHash: current.txHash ?? '',
       });
-      await this.save(tx, swap, this.clock.nowMs(), current);
-      await tx.enqueue(told);
+      await this.save(tx, swap, this.clock.nowMs(), [current], told);
       if (move.refund) {
         await this.failRefunded(tx, locked, move.refund);
         return 'refunded';
@@ -558,8 +569,9 @@ export class SwapProgress {
    */
   async refreshSigning(swapId: string, owner: string): Promise<SwapSigningRefreshResult> {
     return this.swaps.transaction(async (tx) => {
-      const swap = await tx.lockSwap(swapId);
-      if (!swap || swap.owner !== owner)
+      const locked = await tx.lockSwapAndCurrentStep(swapId);
+      const swap = locked?.swap;
+      if (!locked || !swap || swap.owner !== owner)
         throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, 'No such swap', { swapId });
       if (isTerminalSwapStatus(swap.status)) {
         throw new CodedError(ErrorCodes.EXECUTION_TERMINAL, `The swap is ${swap.status}`, {
@@ -567,22 +579,27 @@ export class SwapProgress {
           reason: swap.failureReason,
         });
       }
-      const step = await tx.getStep(stepIdOf(swap.id, swap.currentStep));
+      const step = currentStepOf(locked);
       const now = this.clock.nowMs();
       const expired =
         step.status === 'ready' && step.payloadExpiresAtMs !== null && step.payloadExpiresAtMs <= now;
       if (!expired) return { swapId, refreshRequested: false, status: swap.status };
       step.status = 'building';
       swap.status = 'planning';
-      await this.save(tx, swap, now, step);
       const refresh: SigningRefreshCommand = { swapId, stepId: step.id };
-      await tx.enqueue({
-        topic: Topics.signingCommands,
-        type: SigningCommandTypes.refresh,
-        aggregateId: swapId,
-        payload: refresh,
-      });
-      await this.emitPending(tx, swap, 'payload expired; a fresh one is being prepared');
+      await this.save(
+        tx,
+        swap,
+        now,
+        [step],
+        {
+          topic: Topics.signingCommands,
+          type: SigningCommandTypes.refresh,
+          aggregateId: swapId,
+          payload: refresh,
+        },
+        pendingEventOf(swap, 'payload expired; a fresh one is being prepared'),
+      );
       return { swapId, refreshRequested: true, status: swap.status };
     });
   }
@@ -594,10 +611,12 @@ export class SwapProgress {
    */
   async expireIfDue(swapId: string): Promise<boolean> {
     return this.swaps.transaction(async (tx) => {
-      const swap = await tx.lockSwap(swapId);
+      const locked = await tx.lockSwapAndCurrentStep(swapId);
       const now = this.clock.nowMs();
-      if (!swap || !EXPIRABLE_STATUSES.includes(swap.status) || swap.expiresAtMs > now) return false;
-      const step = await tx.getStep(stepIdOf(swap.id, swap.currentStep));
+      if (!locked || !EXPIRABLE_STATUSES.includes(locked.swap.status) || locked.swap.expiresAtMs > now)
+        return false;
+      const { swap } = locked;
+      const step = currentStepOf(locked);
       step.status = 'expired';
       await this.terminate(
         tx,
@@ -652,8 +671,7 @@ export class SwapProgress {
         return 'price-changed';
       }
       current.status = 'building';
-      await this.save(tx, swap, now, current);
-      await tx.enqueue(prepareCommandOf(swap, current));
+      await this.save(tx, swap, now, [current], prepareCommandOf(swap, current));
       return 'prepared';
     });
   }
@@ -679,7 +697,7 @@ export class SwapProgress {
       swap.currentStep = done + 1;
       swap.status = 'planning';
     }
-    await this.save(tx, swap, now, step, ...(next ? [next] : []));
+    const changed = [step, ...(next ? [next] : [])];
     const confirmed: SwapStepConfirmedEvent = {
       swapId: swap.id,
       status: swap.status,
@@ -689,18 +707,31 @@ export class SwapProgress {
     };
     const confirmedEvent = swapEvent(swap.id, SwapEventTypes.stepConfirmed, confirmed);
     if (next?.status === 'repricing') {
-      await tx.enqueue(confirmedEvent);
-      await this.emitPending(tx, swap, 'checking the price before the next step spends');
+      await this.save(
+        tx,
+        swap,
+        now,
+        changed,
+        confirmedEvent,
+        pendingEventOf(swap, 'checking the price before the next step spends'),
+      );
       // Told once committed: the checker reads outside this transaction.
       tx.afterCommit(() => this.repricing.stepEntered());
       return;
     }
     if (next) {
-      await tx.enqueue(confirmedEvent, prepareCommandOf(swap, next));
+      await this.save(tx, swap, now, changed, confirmedEvent, prepareCommandOf(swap, next));
       return;
     }
     const completed: SwapCompletedEvent = { swapId: swap.id, status: 'completed', completedAtMs: now };
-    await tx.enqueue(confirmedEvent, swapEvent(swap.id, SwapEventTypes.completed, completed));
+    await this.save(
+      tx,
+      swap,
+      now,
+      changed,
+      confirmedEvent,
+      swapEvent(swap.id, SwapEventTypes.completed, completed),
+    );
     this.logger.log({ msg: 'swap completed', swapId: swap.id, steps: swap.stepCount });
   }
 
@@ -716,31 +747,18 @@ export class SwapProgress {
     swap.status = status;
     swap.failureReason = reason;
     swap.failureDetails = details;
-    await this.save(tx, swap, now, step);
-    if (status === 'expired') {
-      const expired: SwapExpiredEvent = { swapId: swap.id, status, reason };
-      await tx.enqueue(swapEvent(swap.id, SwapEventTypes.expired, expired));
-    } else {
-      const failed: SwapFailedEvent = { swapId: swap.id, status, reason, details };
-      await tx.enqueue(swapEvent(swap.id, SwapEventTypes.failed, failed));
-    }
+    const expired: SwapExpiredEvent = { swapId: swap.id, status: 'expired', reason };
+    const failed: SwapFailedEvent = { swapId: swap.id, status: 'failed', reason, details };
+    await this.save(
+      tx,
+      swap,
+      now,
+      [step],
+      status === 'expired'
+        ? swapEvent(swap.id, SwapEventTypes.expired, expired)
+        : swapEvent(swap.id, SwapEventTypes.failed, failed),
+    );
     this.logger.warn({ msg: `swap ${status}`, swapId: swap.id, reason, ...details });
-  }
-
-  private async emitPending(
-    tx: SwapTransaction,
-    swap: SwapEntity,
-    reason: string,
-    readyAtMs?: number,
-  ): Promise<void> {
-    const pending: SwapSigningPendingEvent = {
-      swapId: swap.id,
-      status: swap.status,
-      step: positionOf(swap),
-      reason,
-      ...(readyAtMs !== undefined ? { readyAtMs } : {}),
-    };
-    await tx.enqueue(swapEvent(swap.id, SwapEventTypes.signingPending, pending));
   }
 
   /** lockCurrent for a step known by its id (a poller's answer about it). */
@@ -764,33 +782,54 @@ export class SwapProgress {
     from: SwapStepStatus[],
     type: string,
   ): Promise<Locked | null> {
-    const swap = await tx.lockSwap(ref.swapId);
+    const locked = await tx.lockSwapAndCurrentStep(ref.swapId);
+    const swap = locked?.swap;
     const ignore = (why: string) => {
       this.logger.log({ msg: `${type} ignored: ${why}`, swapId: ref.swapId, stepId: ref.stepId });
       return null;
     };
-    if (!swap) return ignore('unknown swap');
+    if (!locked || !swap) return ignore('unknown swap');
     if (isTerminalSwapStatus(swap.status)) return ignore(`swap is ${swap.status}`);
     if (ref.stepId !== stepIdOf(swap.id, swap.currentStep))
       return ignore(`step is not the current step ${swap.currentStep}`);
-    const step = await tx.getStep(ref.stepId);
+    const step = currentStepOf(locked);
     if (!from.includes(step.status)) return ignore(`step is ${step.status}`);
     return { swap, step };
   }
 
   /**
-   * Writes what progress changes on the locked rows: one UPDATE each, no read first (TypeORM's
-   * `save` reads a row back to diff it, which was most of the planner's queries per event).
+   * Writes what progress changes on the locked rows, one UPDATE each, no read first (TypeORM's
+   * `save` reads a row back to diff it, which was most of the planner's queries per event), and
+   * the messages telling it (in this order), in one statement: the swap and its changed steps,
+   * stamped `now`.
    */
-  /** The progress of the swap and of its changed steps, stamped `now`, in one statement. */
   private async save(
     tx: SwapTransaction,
     swap: SwapEntity,
     now: number,
-    ...steps: SwapStepEntity[]
+    steps: SwapStepEntity[],
+    ...messages: OutboxMessage[]
   ): Promise<void> {
     swap.updatedAtMs = now;
     for (const step of steps) step.updatedAtMs = now;
-    await tx.updateProgress(swap, ...steps);
+    await tx.updateProgress(swap, steps, messages);
   }
+}
+
+/** The current step of a swap locked with it (lockSwapAndCurrentStep); a swap in progress has one. */
+function currentStepOf({ swap, step }: { swap: SwapEntity; step: SwapStepEntity | null }): SwapStepEntity {
+  if (!step) throw new Error(`Swap step ${stepIdOf(swap.id, swap.currentStep)} does not exist`);
+  return step;
+}
+
+/** `swap.signing-pending`: the swap waits for its current step's payload, and why. */
+function pendingEventOf(swap: SwapEntity, reason: string, readyAtMs?: number): OutboxMessage {
+  const pending: SwapSigningPendingEvent = {
+    swapId: swap.id,
+    status: swap.status,
+    step: positionOf(swap),
+    reason,
+    ...(readyAtMs !== undefined ? { readyAtMs } : {}),
+  };
+  return swapEvent(swap.id, SwapEventTypes.signingPending, pending);
 }

@@ -18,23 +18,21 @@ import { StepSettlement, SwapStepEntity } from './swap-step.entity';
 export interface SwapTransaction {
   /** The swap, no lock (the replay check of a build). */
   findSwap(id: string): Promise<SwapEntity | null>;
-  /** The swap, locked until the transaction ends (SELECT … FOR UPDATE): its changes apply one at a time. */
-  lockSwap(id: string): Promise<SwapEntity | null>;
+  /**
+   * The swap and its current step, both locked until the transaction ends, in one statement (the
+   * swap first, as every writer locks them); null when there is no such swap, and no step when it
+   * has none (a refused build).
+   */
+  lockSwapAndCurrentStep(id: string): Promise<{ swap: SwapEntity; step: SwapStepEntity | null } | null>;
   /** A step by id; it must exist. */
   getStep(stepId: string): Promise<SwapStepEntity>;
   /** A new swap and its steps; a swap already there fails the transaction (no upsert). */
   insertSwap(swap: SwapEntity, steps: SwapStepEntity[]): Promise<void>;
   /**
-   * A new swap, its steps and `claim` (the processed_events row of the command that builds it) in
-   * one statement, unless the swap exists or the command was applied already: then it writes
-   * nothing and answers false.
+   * The columns that progress changes of the swap and of `steps`, and `messages` (the outbox, in
+   * this order): one statement (an UPDATE of each row and the outbox rows, in one WITH), no read first.
    */
-  insertNewSwap(swap: SwapEntity, steps: SwapStepEntity[], claim: EventClaim): Promise<boolean>;
-  /**
-   * The columns that progress changes of the swap and of `steps`: one statement (an UPDATE of each
-   * row, in one WITH), no read first.
-   */
-  updateProgress(swap: SwapEntity, ...steps: SwapStepEntity[]): Promise<void>;
+  updateProgress(swap: SwapEntity, steps: SwapStepEntity[], messages?: OutboxMessage[]): Promise<void>;
   /** Messages published once the transaction commits (the outbox), in this order; one statement. */
   enqueue(...messages: OutboxMessage[]): Promise<void>;
   /** Runs `action` once the transaction has committed; never if it rolls back. No statement. */
@@ -52,6 +50,17 @@ export class DuplicateSwapError extends Error {
 export abstract class SwapRepository {
   /** The swap, no lock, outside any transaction. */
   abstract findSwap(id: string): Promise<SwapEntity | null>;
+  /**
+   * A new swap, its steps, `claim` (the processed_events row of the command that builds it) and
+   * `messages` (the outbox, in this order) in one autocommitted statement, so no transaction, unless
+   * the swap exists or the command was applied already: then it writes nothing and answers false.
+   */
+  abstract insertNewSwap(
+    swap: SwapEntity,
+    steps: SwapStepEntity[],
+    claim: EventClaim,
+    messages: OutboxMessage[],
+  ): Promise<boolean>;
   /**
    * Runs `work` in a transaction of its own, then, committed, its after-commit actions; a duplicate
    * insert rejects with DuplicateSwapError.
@@ -93,7 +102,43 @@ export class TypeOrmSwapRepository extends SwapRepository {
   }
 
   findSwap(id: string): Promise<SwapEntity | null> {
-    return readSwap(this.dataSource.manager, id, false);
+    return readSwap(this.dataSource.manager, id);
+  }
+
+  async insertNewSwap(
+    swap: SwapEntity,
+    steps: SwapStepEntity[],
+    claim: EventClaim,
+    messages: OutboxMessage[],
+  ): Promise<boolean> {
+    // The rows travel as JSON, typed by the tables themselves (jsonb_populate_record): one
+    // parameter per table whatever the number of steps, so the statement text is the same for
+    // every build and PostgreSQL plans it once per connection. The outbox rows are written only
+    // with the swap: one autocommitted statement, atomic without a transaction.
+    const { swaps: swapRows, steps: stepRows } = rowsOf(this.dataSource.manager);
+    const parameters: unknown[] = [
+      JSON.stringify(swapRows.rowJsonOf(swap)),
+      JSON.stringify(steps.map((step) => stepRows.rowJsonOf(step))),
+    ];
+    const notClaimed = claim.notClaimed(parameters);
+    const claimed = claim.claimFor('swap', parameters);
+    const outbox = this.outbox.rowsFor(this.dataSource, 'swap', messages, parameters);
+    const inserted = (await this.dataSource.query(
+      `WITH "swap" AS (
+         INSERT INTO ${swapRows.table} (${swapRows.columns()})
+         SELECT ${swapRows.columns()} FROM jsonb_populate_record(NULL::${swapRows.table}, $1::jsonb)
+          WHERE ${notClaimed}
+         ON CONFLICT ("id") DO NOTHING
+         RETURNING "id"),
+       "steps" AS (
+         INSERT INTO ${stepRows.table} (${stepRows.columns()})
+         SELECT ${stepRows.columns()} FROM jsonb_populate_recordset(NULL::${stepRows.table}, $2::jsonb)
+          WHERE EXISTS (SELECT 1 FROM "swap")),
+       ${['"claimed" AS (' + claimed + ')', ...outbox.ctes].join(',\n       ')}
+       SELECT "id" FROM "swap"`,
+      parameters,
+    )) as unknown[];
+    return inserted.length > 0;
   }
 
   async transaction<T>(work: (tx: SwapTransaction) => Promise<T>): Promise<T> {
@@ -147,11 +192,33 @@ class TypeOrmSwapTransaction implements SwapTransaction {
   ) {}
 
   findSwap(id: string): Promise<SwapEntity | null> {
-    return readSwap(this.manager, id, false);
+    return readSwap(this.manager, id);
   }
 
-  lockSwap(id: string): Promise<SwapEntity | null> {
-    return readSwap(this.manager, id, true);
+  async lockSwapAndCurrentStep(
+    id: string,
+  ): Promise<{ swap: SwapEntity; step: SwapStepEntity | null } | null> {
+    const { swaps, steps } = rowsOf(this.manager);
+    const stepNames = this.manager.connection.getMetadata(SwapStepEntity).columns.map((c) => c.databaseName);
+    // The step is read by the statement that locks the swap, after the lock: its scan waits on the
+    // swap's row (the current step is the locked swap's), and the step's own lock makes PostgreSQL
+    // return its latest version, as a read after the lock would (a joined row not locked would be
+    // the one of the statement's snapshot, from before a wait for the swap).
+    const rows = (await this.manager.query(
+      `WITH "swap" AS (SELECT ${swaps.columns()} FROM ${swaps.table} WHERE "id" = $1 FOR UPDATE),
+       "step" AS (
+         SELECT ${steps.columns()} FROM ${steps.table}
+          WHERE "swap_id" = $1 AND "step_index" = (SELECT "current_step" FROM "swap")
+          FOR NO KEY UPDATE)
+       SELECT "swap".*, ${stepNames.map((name) => `"step"."${name}" AS "step.${name}"`).join(', ')}
+         FROM "swap" LEFT JOIN "step" ON TRUE`,
+      [id],
+    )) as Record<string, unknown>[];
+    if (rows.length === 0) return null;
+    const [row] = rows;
+    if (row['step.id'] === null) return { swap: swaps.entityOf(row), step: null };
+    const stepRow = Object.fromEntries(stepNames.map((name) => [name, row[`step.${name}`]]));
+    return { swap: swaps.entityOf(row), step: steps.entityOf(stepRow) };
   }
 
   async getStep(stepId: string): Promise<SwapStepEntity> {
@@ -171,36 +238,11 @@ class TypeOrmSwapTransaction implements SwapTransaction {
     await this.manager.insert(SwapStepEntity, steps as QueryDeepPartialEntity<SwapStepEntity>[]);
   }
 
-  async insertNewSwap(swap: SwapEntity, steps: SwapStepEntity[], claim: EventClaim): Promise<boolean> {
-    // The rows travel as JSON, typed by the tables themselves (jsonb_populate_record): one
-    // parameter per table whatever the number of steps, so the statement text is the same for
-    // every build and PostgreSQL plans it once per connection.
-    const { swaps: swapRows, steps: stepRows } = rowsOf(this.manager);
-    const parameters: unknown[] = [
-      JSON.stringify(swapRows.rowJsonOf(swap)),
-      JSON.stringify(steps.map((step) => stepRows.rowJsonOf(step))),
-    ];
-    const notClaimed = claim.notClaimed(parameters);
-    const claimed = claim.claimFor('swap', parameters);
-    const inserted = (await this.manager.query(
-      `WITH "swap" AS (
-         INSERT INTO ${swapRows.table} (${swapRows.columns()})
-         SELECT ${swapRows.columns()} FROM jsonb_populate_record(NULL::${swapRows.table}, $1::jsonb)
-          WHERE ${notClaimed}
-         ON CONFLICT ("id") DO NOTHING
-         RETURNING "id"),
-       "steps" AS (
-         INSERT INTO ${stepRows.table} (${stepRows.columns()})
-         SELECT ${stepRows.columns()} FROM jsonb_populate_recordset(NULL::${stepRows.table}, $2::jsonb)
-          WHERE EXISTS (SELECT 1 FROM "swap")),
-       "claimed" AS (${claimed})
-       SELECT "id" FROM "swap"`,
-      parameters,
-    )) as unknown[];
-    return inserted.length > 0;
-  }
-
-  async updateProgress(swap: SwapEntity, ...steps: SwapStepEntity[]): Promise<void> {
+  async updateProgress(
+    swap: SwapEntity,
+    steps: SwapStepEntity[],
+    messages: OutboxMessage[] = [],
+  ): Promise<void> {
     const parameters: unknown[] = [];
     const updates = [
       updateStatementOf(
@@ -219,6 +261,8 @@ class TypeOrmSwapTransaction implements SwapTransaction {
       ),
     ];
     const ctes = updates.map((update, i) => `"u${i}" AS (${update})`);
+    // In the transaction that locked the rows: its commit is the messages' guard.
+    ctes.push(...this.outbox.rowsFor(this.manager.connection, null, messages, parameters).ctes);
     await this.manager.query(`WITH ${ctes.join(', ')} SELECT 1`, parameters);
   }
 
@@ -242,16 +286,14 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * The swap `id`, locked until the transaction ends with `forUpdate`: plain SQL with its columns
- * named, rather than TypeORM's query builder, whose SQL generation was the planner's largest CPU
- * item under a burst (every signing event locks its swap and reads its step).
+ * The swap `id`, no lock: plain SQL with its columns named, rather than TypeORM's query builder,
+ * whose SQL generation was the planner's largest CPU item under a burst.
  */
-async function readSwap(manager: EntityManager, id: string, forUpdate: boolean): Promise<SwapEntity | null> {
+async function readSwap(manager: EntityManager, id: string): Promise<SwapEntity | null> {
   const swaps = swapRowsOf(manager);
-  const rows = (await manager.query(
-    `SELECT ${swaps.columns()} FROM ${swaps.table} WHERE "id" = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  )) as Record<string, unknown>[];
+  const rows = (await manager.query(`SELECT ${swaps.columns()} FROM ${swaps.table} WHERE "id" = $1`, [
+    id,
+  ])) as Record<string, unknown>[];
   return rows.length === 0 ? null : swaps.entityOf(rows[0]);
 }
 

@@ -6,10 +6,14 @@ import type { SwapChains } from '../../src/chains/swap-chains';
 import { ExecutionPlannerConfig } from '../../src/config/execution-planner.config';
 import { SwapEntity } from '../../src/swaps/swap.entity';
 import { StepSettlement, SwapStepEntity } from '../../src/swaps/swap-step.entity';
+import { stepIdOf } from '../../src/swaps/swap-messages';
 import { DuplicateSwapError, SwapRepository, SwapTransaction } from '../../src/swaps/swap.repository';
 
-/** The statements a SwapTransaction issues, by name: what one change of a swap costs the database. */
-export type Statement = Exclude<keyof SwapTransaction, 'afterCommit'>;
+/**
+ * The statements a SwapTransaction issues, by name, and insertNewSwap (a statement of its own,
+ * autocommitted): what one change of a swap costs the database.
+ */
+export type Statement = Exclude<keyof SwapTransaction, 'afterCommit'> | 'insertNewSwap';
 
 const copyOf = <T extends object>(row: T): T =>
   Object.assign(Object.create(Object.getPrototypeOf(row) as object) as T, row);
@@ -25,7 +29,10 @@ export class InMemorySwapRepository extends SwapRepository {
   readonly steps = new Map<string, SwapStepEntity>();
   /** Committed outbox messages, in order. */
   readonly outbox: OutboxMessage[] = [];
-  /** The statements of every transaction run, in order (one list per transaction). */
+  /**
+   * The statements of every transaction run, in order (one list per transaction); an autocommitted
+   * statement (insertNewSwap) is a list of its own.
+   */
   readonly transactions: Statement[][] = [];
   /** The commands' claims taken with the swaps they built (insertNewSwap). */
   readonly claims = new Set<EventClaim>();
@@ -33,6 +40,21 @@ export class InMemorySwapRepository extends SwapRepository {
   async findSwap(id: string): Promise<SwapEntity | null> {
     const swap = this.swaps.get(id);
     return swap ? copyOf(swap) : null;
+  }
+
+  async insertNewSwap(
+    swap: SwapEntity,
+    steps: SwapStepEntity[],
+    claim: EventClaim,
+    messages: OutboxMessage[],
+  ): Promise<boolean> {
+    this.transactions.push(['insertNewSwap']);
+    if (this.swaps.has(swap.id) || this.claims.has(claim)) return false;
+    this.claims.add(claim);
+    this.swaps.set(swap.id, copyOf(swap));
+    for (const step of steps) this.steps.set(step.id, copyOf(step));
+    this.outbox.push(...messages);
+    return true;
   }
 
   async transaction<T>(work: (tx: SwapTransaction) => Promise<T>): Promise<T> {
@@ -96,7 +118,6 @@ class InMemorySwapTransaction implements SwapTransaction {
   private readonly swaps = new Map<string, SwapEntity>();
   private readonly steps = new Map<string, SwapStepEntity>();
   private readonly inserted = new Set<string>();
-  private readonly claims = new Set<EventClaim>();
   private readonly messages: OutboxMessage[] = [];
   private readonly statements: Statement[] = [];
   private readonly commitActions: (() => void)[] = [];
@@ -110,9 +131,15 @@ class InMemorySwapTransaction implements SwapTransaction {
     return this.readSwap(id);
   }
 
-  async lockSwap(id: string): Promise<SwapEntity | null> {
-    this.statements.push('lockSwap');
-    return this.readSwap(id);
+  async lockSwapAndCurrentStep(
+    id: string,
+  ): Promise<{ swap: SwapEntity; step: SwapStepEntity | null } | null> {
+    this.statements.push('lockSwapAndCurrentStep');
+    const swap = this.readSwap(id);
+    if (!swap) return null;
+    const stepId = stepIdOf(swap.id, swap.currentStep);
+    const step = this.steps.get(stepId) ?? this.store.steps.get(stepId);
+    return { swap, step: step ? copyOf(step) : null };
   }
 
   async getStep(stepId: string): Promise<SwapStepEntity> {
@@ -131,21 +158,15 @@ class InMemorySwapTransaction implements SwapTransaction {
     for (const step of steps) this.steps.set(step.id, copyOf(step));
   }
 
-  async insertNewSwap(swap: SwapEntity, steps: SwapStepEntity[], claim: EventClaim): Promise<boolean> {
-    this.statements.push('insertNewSwap');
-    if (this.store.swaps.has(swap.id) || this.swaps.has(swap.id) || this.store.claims.has(claim))
-      return false;
-    this.claims.add(claim);
-    this.inserted.add(swap.id);
-    this.swaps.set(swap.id, copyOf(swap));
-    for (const step of steps) this.steps.set(step.id, copyOf(step));
-    return true;
-  }
-
-  async updateProgress(swap: SwapEntity, ...steps: SwapStepEntity[]): Promise<void> {
+  async updateProgress(
+    swap: SwapEntity,
+    steps: SwapStepEntity[],
+    messages: OutboxMessage[] = [],
+  ): Promise<void> {
     this.statements.push('updateProgress');
     this.swaps.set(swap.id, copyOf(swap));
     for (const step of steps) this.steps.set(step.id, copyOf(step));
+    this.messages.push(...messages);
   }
 
   async enqueue(...messages: OutboxMessage[]): Promise<void> {
@@ -164,7 +185,6 @@ class InMemorySwapTransaction implements SwapTransaction {
     for (const [id, swap] of this.swaps) this.store.swaps.set(id, swap);
     for (const [id, step] of this.steps) this.store.steps.set(id, step);
     this.store.outbox.push(...this.messages);
-    for (const claim of this.claims) this.store.claims.add(claim);
     for (const action of this.commitActions) action();
   }
 

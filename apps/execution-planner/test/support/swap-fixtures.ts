@@ -1,4 +1,4 @@
-import type { RoutePlan, SwapBuildRequest } from '@swapgw/contracts';
+import type { RoutePlan, SigningPayload, SwapBuildRequest } from '@swapgw/contracts';
 
 export const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 export const OTHER_USER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
@@ -6,6 +6,22 @@ export const USDC = '0x' + '11'.repeat(20);
 export const WETH = '0x' + '22'.repeat(20);
 export const ROUTER = '0x' + 'a1'.repeat(20);
 export const NOW_MS = 1_800_000_000_000;
+
+/** An EVM payload as signer-surface issues one (its figures do not matter to the planner). */
+export const EVM_PAYLOAD: SigningPayload = {
+  type: 'evm-transaction',
+  transaction: {
+    chainId: '31337',
+    from: USER,
+    to: ROUTER,
+    data: '0x',
+    value: '0',
+    nonce: '0',
+    gasLimit: '1',
+    maxFeePerGas: '1',
+    maxPriorityFeePerGas: '1',
+  },
+};
 
 /** A one-leg Uniswap V2 route USDC → WETH on `chain`: an approve step, then the swap. */
 export function planFor(quoteId: string, chain = 'devnet-a', expiresAtMs = NOW_MS + 60_000): RoutePlan {

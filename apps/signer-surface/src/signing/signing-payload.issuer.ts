@@ -109,8 +109,7 @@ export class SigningPayloadIssuer {
       expiresAtMs: built.expiresAtMs,
       nextCheckAtMs: null,
     });
-    await saveSigningRequest(manager, row);
-    await this.events.payloadReady(manager, row);
+    await this.events.saveReady(manager, row);
     return row;
   }
 

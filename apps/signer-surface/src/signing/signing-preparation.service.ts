@@ -2,7 +2,7 @@ import { saveSigningRequest, SigningRequestsRepository } from './signing-request
 import { Injectable, Logger } from '@nestjs/common';
 import { SigningPrepareCommand, SigningRefreshCommand } from '@swapgw/contracts';
 import { randomUUID } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { SignerChains } from '../chains/signer-chains';
 import { SignerSurfaceConfig } from '../config/signer-surface.config';
 import { Clock } from '@swapgw/runtime';
@@ -40,9 +40,28 @@ export class SigningPreparationService {
     private readonly clock: Clock,
   ) {}
 
-  async prepare(command: SigningPrepareCommand, manager: EntityManager): Promise<void> {
+  /**
+   * The read of the step's live request that `prepare` starts with, as complete SQL for the
+   * consumer to send with its claim (StreamHandler.readFirst); its row is `prepare`'s `live`.
+   */
+  liveRequestRead(command: SigningPrepareCommand, dataSource: DataSource): string {
+    return this.requests.liveStatusOfStepRead(dataSource, command.swapId, command.stepId);
+  }
+
+  /**
+   * `live`: the step's live request as the transaction found it first (its status), when the
+   * consumer read it with its claim (`liveStatusOfStepRead`); read here otherwise.
+   */
+  async prepare(
+    command: SigningPrepareCommand,
+    manager: EntityManager,
+    live?: { status: string } | null,
+  ): Promise<void> {
     // Idempotent on (swapId, stepId): a re-sent command (new eventId) must not issue a second payload.
-    const existing = await this.requests.liveRequestOfStep(manager, command.swapId, command.stepId);
+    const existing =
+      live !== undefined
+        ? live
+        : await this.requests.liveRequestOfStep(manager, command.swapId, command.stepId);
     if (existing) {
       this.logger.log({
         msg: 'signing.prepare for a step already prepared; ignored',

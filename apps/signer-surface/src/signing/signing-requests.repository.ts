@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, type FindOptionsWhere, Not } from 'typeorm';
+import { type DataSource, type EntityManager, type FindOptionsWhere, Not } from 'typeorm';
+import { sqlLiteral } from '@swapgw/persistence';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SigningRequestEntity } from './signing-request.entity';
 
@@ -20,6 +21,19 @@ export class SigningRequestsRepository {
       where: { swapId, stepId, status: Not('superseded') },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
+  }
+
+  /**
+   * liveRequestOfStep's read of the statuses alone, as complete SQL (values inlined), for a
+   * transaction that starts with it (StreamHandler.readFirst): one row, `status`, when the step has
+   * a live request.
+   */
+  liveStatusOfStepRead(dataSource: DataSource, swapId: string, stepId: string): string {
+    const { schema, tableName } = dataSource.getMetadata(SigningRequestEntity);
+    return (
+      `SELECT "status" FROM "${schema}"."${tableName}" ` +
+      `WHERE "swap_id" = ${sqlLiteral(swapId)} AND "step_id" = ${sqlLiteral(stepId)} AND "status" <> 'superseded'`
+    );
   }
 
   /** The swap's current signing request (the latest step's, not superseded); `lock`: FOR UPDATE. */
@@ -84,12 +98,48 @@ export class SigningRequestsRepository {
  * Writes a signing request as it stands, new or not, in one statement (INSERT … ON CONFLICT (id)
  * DO UPDATE). TypeORM's `save` first reads the row back to tell an insert from an update and to
  * diff it: a second round trip and most of its CPU, on every payload the service issues.
+ * `announce`, given the statement's parameters, appends the CTEs of what the same statement writes
+ * besides (the outbox rows of the event telling the change, SigningEventsOutbox): one round trip
+ * for the row and its event.
  */
-export async function saveSigningRequest(manager: EntityManager, row: SigningRequestEntity): Promise<void> {
+export async function saveSigningRequest(
+  manager: EntityManager,
+  row: SigningRequestEntity,
+  announce?: (parameters: unknown[]) => string[],
+): Promise<void> {
   row.updatedAt = new Date();
   // (The cast only bridges TypeORM's deep-partial typing of jsonb columns.)
-  await manager.upsert(SigningRequestEntity, row as QueryDeepPartialEntity<SigningRequestEntity>, {
-    conflictPaths: ['id'],
-    skipUpdateIfNoValuesChanged: false,
-  });
+  const entity = row as QueryDeepPartialEntity<SigningRequestEntity>;
+  if (!announce) {
+    await manager.upsert(SigningRequestEntity, entity, {
+      conflictPaths: ['id'],
+      skipUpdateIfNoValuesChanged: false,
+    });
+    return;
+  }
+  // The statement manager.upsert sends (the same columns overwritten), as a CTE of a larger one.
+  const metadata = manager.connection.getMetadata(SigningRequestEntity);
+  const id = metadata.mapPropertyPathsToColumns(['id']);
+  const overwritten = metadata.columns.filter(
+    (column) =>
+      !id.includes(column) &&
+      column.isUpdate !== false &&
+      !column.generatedType &&
+      column.getEntityValue(row) !== undefined,
+  );
+  const [upsert, parameters] = manager
+    .createQueryBuilder()
+    .insert()
+    .into(SigningRequestEntity)
+    .values(entity)
+    .orUpdate(
+      [...id, ...overwritten].map((column) => column.databaseName),
+      id.map((column) => column.databaseName),
+      { skipUpdateIfNoValuesChanged: false },
+    )
+    .getQueryAndParameters();
+  await manager.query(
+    `WITH "request" AS (${upsert}), ${announce(parameters).join(', ')} SELECT 1`,
+    parameters,
+  );
 }

@@ -36,8 +36,15 @@ export class SigningController {
     await this.consumer.consume(upcastSigningPrepare(message), ctx, {
       [SigningCommandTypes.prepare]: {
         payload: SigningPrepareCommand,
-        handle: (command: SigningPrepareCommand, _envelope, manager) =>
-          this.preparation.prepare(command, manager),
+        // The step's live request, read with the claim: one round trip fewer per step.
+        readFirst: (command: SigningPrepareCommand, dataSource) =>
+          this.preparation.liveRequestRead(command, dataSource),
+        handle: (command: SigningPrepareCommand, _envelope, manager, live) =>
+          this.preparation.prepare(
+            command,
+            manager,
+            live ? ((live[0] as { status: string }) ?? null) : undefined,
+          ),
       },
       [SigningCommandTypes.refresh]: {
         payload: SigningRefreshCommand,

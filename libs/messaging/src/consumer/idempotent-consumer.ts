@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { KafkaContext } from '@nestjs/microservices';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { MessageEnvelope } from '@swapgw/contracts';
 import { isDatabaseUnavailable, sqlLiteral, transactionStartingWith } from '@swapgw/persistence';
 import { messagingMetrics } from '@swapgw/runtime';
@@ -8,7 +8,14 @@ import { publishDeadLetter } from '../dead-letter/dead-letter';
 import { runInMessageContext } from '../envelope/message-headers';
 import { parseEnvelope, parsePayload } from '../envelope/message-validation';
 import { schemaOf } from '../outbox/schema-of';
-import { EventClaim, handledTypeOf, messageSource, StreamHandlers, withHeartbeat } from './message-handlers';
+import {
+  EventClaim,
+  handledTypeOf,
+  messageSource,
+  StreamHandler,
+  StreamHandlers,
+  withHeartbeat,
+} from './message-handlers';
 
 export type ConsumeOutcome = 'applied' | 'duplicate' | 'ignored' | 'dead-lettered';
 
@@ -76,7 +83,7 @@ export class IdempotentConsumer {
             async () =>
               (handler.applyAtOnce !== undefined &&
                 (await handler.applyAtOnce(envelope.payload, envelope, this.claimOf(envelope)))) ||
-              this.applyOnce(envelope, handler.handle),
+              this.applyOnce(envelope, handler),
           );
           if (!applied)
             this.logger.debug({
@@ -123,18 +130,21 @@ export class IdempotentConsumer {
 
   /**
    * One transaction: claim the eventId for this group, then apply; false when already applied.
-   * The claim goes to PostgreSQL in the same message as START TRANSACTION (one round trip).
+   * The claim, and the handler's first read if it has one, go to PostgreSQL in the same message as
+   * START TRANSACTION (one round trip).
    */
   private applyOnce<P extends object>(
     envelope: MessageEnvelope<P>,
-    handle: (payload: P, envelope: MessageEnvelope<P>, manager: EntityManager) => Promise<void> | void,
+    handler: Pick<StreamHandler<P>, 'handle' | 'readFirst'>,
   ): Promise<boolean> {
+    const claim = this.claimOf(envelope).statement;
+    const read = handler.readFirst?.(envelope.payload, this.dataSource);
     return transactionStartingWith(
       this.dataSource,
-      this.claimOf(envelope).statement,
-      async (claimed, manager) => {
+      read === undefined ? claim : `${claim}; ${read}`,
+      async (claimed, manager, [firstRead]) => {
         if (claimed.length === 0) return false;
-        await handle(envelope.payload, envelope, manager);
+        await handler.handle(envelope.payload, envelope, manager, firstRead);
         return true;
       },
     );

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { KafkaContext } from '@nestjs/microservices';
 import { MessageEnvelope } from '@swapgw/contracts';
 import { DeadLetterSource } from '../dead-letter/dead-letter';
@@ -16,7 +16,21 @@ export type RequestHandlers = Record<string, RequestHandler<any, unknown>>;
 /** Stream handler for one event or command `type`, run inside the consumer's DB transaction. */
 export interface StreamHandler<P extends object> {
   payload: PayloadClass<P>;
-  handle: (payload: P, envelope: MessageEnvelope<P>, manager: EntityManager) => Promise<void> | void;
+  /** `firstRead`: the rows of `readFirst`, when the handler has one. */
+  handle: (
+    payload: P,
+    envelope: MessageEnvelope<P>,
+    manager: EntityManager,
+    firstRead?: Record<string, unknown>[],
+  ) => Promise<void> | void;
+  /**
+   * A read the transaction starts with (optional), sent in the same message as its START
+   * TRANSACTION and the claim (one round trip for the three), its rows handed to `handle`: for a
+   * handler whose first statement is a read it needs whatever the read finds. Complete SQL, its
+   * values inlined (`sqlLiteral`): that message takes no parameters. It runs even when the claim
+   * finds the event applied (and is then ignored).
+   */
+  readFirst?: (payload: P, dataSource: DataSource) => string;
   /**
    * Asked before the transaction (optional): false means there is nothing to do for this message,
    * which is then acknowledged as ignored, without a transaction or a processed_events row. For a
