@@ -1,5 +1,5 @@
 import { CodedError, ErrorCodes, SwapEventType, SwapEventTypes } from '@swapgw/contracts';
-import { pendingResponseOf, syncResponseOf } from '../swap/swap-responses';
+import { pendingTransactionOf, syncResponseOf } from '../swap/swap-responses';
 import type { SwapViewEntity } from '../swap/swap-view.entity';
 
 /**
@@ -47,7 +47,7 @@ export function streamEventDataOf(type: SwapEventType, view: SwapViewEntity): Sw
       return { ...base, readyAtMs: view.readyAtMs, pendingReason: view.pendingReason };
     case SwapEventTypes.stepSubmitted:
     case SwapEventTypes.stepConfirming: {
-      const { transaction } = pendingResponseOf(view);
+      const transaction = pendingTransactionOf(view);
       return { ...base, ...(transaction ? { transaction } : {}) };
     }
     case SwapEventTypes.stepPacket:

@@ -2,8 +2,26 @@ import { isTerminalSwapStatus, RouteIssue } from '@swapgw/contracts';
 import type { BuildPriceCheck } from './build-price-check';
 import type { SwapViewEntity } from './swap-view.entity';
 
-/** Suggested interval between polls of GET /swap/{swapId}/signing. */
+/** Suggested interval between polls of GET /swap/{swapId}/signing: the first one, and the shortest. */
 export const POLL_AFTER_MS = 1000;
+/** The longest suggested interval: what a swap's readiness may be seen late by, at most. */
+export const POLL_AFTER_MAX_MS = 3000;
+/** A swap that has waited `w` since its last change is polled again after w / this (within the bounds). */
+const POLL_BACKOFF_DIVISOR = 5;
+
+/**
+ * The suggested interval before the next poll of a swap with nothing to sign: a fifth of how long
+ * it has waited since its view last changed, from POLL_AFTER_MS to POLL_AFTER_MAX_MS, in tenths of
+ * a second. A swap that just moved is polled again after a second; one that queues behind a flood
+ * (seconds to tens of seconds under a burst) is polled a few times less often, so its client's
+ * polls do not take the capacity that would get it ready, and it is seen ready at most a fifth of
+ * its wait (and 3 s) late.
+ */
+export function pollAfterMsOf(view: Pick<SwapViewEntity, 'updatedAtMs'>, nowMs: number): number {
+  const waitedMs = Math.max(0, nowMs - view.updatedAtMs);
+  const backoffMs = Math.round(waitedMs / POLL_BACKOFF_DIVISOR / 100) * 100;
+  return Math.min(POLL_AFTER_MAX_MS, Math.max(POLL_AFTER_MS, backoffMs));
+}
 
 export interface SigningEnvelope {
   step: { current: number; total: number } | null;
@@ -68,7 +86,7 @@ export function plainSigningAnswerOf(view: SwapViewEntity, nowMs: number): Signi
   if (isTerminalSwapStatus(view.status)) return null;
   if (isSignable(view, nowMs)) return { httpStatus: 200, body: syncResponseOf(view) };
   if (view.status === 'awaiting_signature' && view.payload !== null) return null;
-  return { httpStatus: 202, body: pendingResponseOf(view) };
+  return { httpStatus: 202, body: pendingResponseOf(view, nowMs) };
 }
 
 /** A view whose payload can be signed now (ready and not expired). */
@@ -116,21 +134,30 @@ export function asyncResponseOf(
   };
 }
 
-/** The 202 of a view with nothing to sign: adds the pending transaction while one is in flight. */
-export function pendingResponseOf(view: SwapViewEntity): AsyncSigningResponse {
-  const response = asyncResponseOf(view.swapId, view.status, view.readyAtMs);
+/**
+ * The 202 of a view with nothing to sign at `nowMs`: when to poll again (pollAfterMsOf), and the
+ * pending transaction while one is in flight.
+ */
+export function pendingResponseOf(view: SwapViewEntity, nowMs: number): AsyncSigningResponse {
+  const response = {
+    ...asyncResponseOf(view.swapId, view.status, view.readyAtMs),
+    pollAfterMs: pollAfterMsOf(view, nowMs),
+  };
+  const transaction = pendingTransactionOf(view);
+  return transaction ? { ...response, transaction } : response;
+}
+
+/** The current step's transaction while it is on its way (submitted or confirming), else undefined. */
+export function pendingTransactionOf(view: SwapViewEntity): AsyncSigningResponse['transaction'] {
   const txHash = view.lastTxHash;
   const inFlight = (view.status === 'submitted' || view.status === 'confirming') && txHash !== null;
-  if (!inFlight) return response;
+  if (!inFlight) return undefined;
   const chain = view.steps?.find((step) => step.txHash === txHash)?.chain;
   return {
-    ...response,
-    transaction: {
-      ...(chain ? { chain } : {}),
-      txHash,
-      confirmations: view.confirmations ?? 0,
-      confirmationsRequired: view.confirmationsRequired,
-    },
+    ...(chain ? { chain } : {}),
+    txHash,
+    confirmations: view.confirmations ?? 0,
+    confirmationsRequired: view.confirmationsRequired,
   };
 }
 

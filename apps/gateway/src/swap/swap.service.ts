@@ -164,7 +164,9 @@ export class SwapService {
           return {
             httpStatus: 202,
             body: priced(
-              await withIssues(view ? pendingResponseOf(view) : asyncResponseOf(swapId, 'planning')),
+              await withIssues(
+                view ? pendingResponseOf(view, this.clock.nowMs()) : asyncResponseOf(swapId, 'planning'),
+              ),
             ),
           };
         view = await this.views.findOwned(swapId, owner);
