@@ -1,32 +1,12 @@
 import { plainSigningAnswerOf, pollAfterMsOf } from './swap-responses';
 import type { SwapViewEntity } from './swap-view.entity';
+import { swapViewOf } from './swap-view.fixture';
 
 const NOW = 1_764_000_000_000;
 
 /** A swap being planned whose view last changed `waitedMs` before NOW. */
 function planning(waitedMs: number): SwapViewEntity {
-  return {
-    swapId: '1b4e28ba-2fa1-51d2-883f-0016d3cca427',
-    owner: 'integrator-a',
-    status: 'planning',
-    stepCurrent: 1,
-    stepTotal: 1,
-    payload: null,
-    expiresAtMs: null,
-    readyAtMs: null,
-    executionHints: null,
-    clientHints: null,
-    pendingReason: null,
-    lastTxHash: null,
-    confirmations: null,
-    confirmationsRequired: null,
-    failureReason: null,
-    failureDetails: null,
-    steps: [],
-    quoted: null,
-    createdAtMs: NOW - waitedMs,
-    updatedAtMs: NOW - waitedMs,
-  } as SwapViewEntity;
+  return swapViewOf({ stepTotal: 1, createdAtMs: NOW - waitedMs, updatedAtMs: NOW - waitedMs });
 }
 
 describe('pollAfterMs of a swap with nothing to sign', () => {

@@ -8,6 +8,7 @@ import { HeldIdempotencyClaim } from '../idempotency';
 import type { ClaimCompletion } from '../idempotency';
 import type { ServedQuotes, ServedRoute } from '../quote/served-quotes.repository';
 import type { BuildPriceChecker, PricedPlan } from './build-price-check';
+import { swapViewOf } from './swap-view.fixture';
 import { BuildPreflight } from './build-preflight';
 import { SwapService } from './swap.service';
 import { SwapViewChanges } from './swap-view-changes';
@@ -18,29 +19,7 @@ const OWNER = 'alice';
 const payload = { type: 'evm-transaction', transaction: { chainId: '31337' } };
 
 function view(overrides: Partial<SwapViewEntity>): SwapViewEntity {
-  return {
-    swapId: 'will-be-set',
-    owner: OWNER,
-    status: 'planning',
-    stepCurrent: 1,
-    stepTotal: 2,
-    payload: null,
-    expiresAtMs: null,
-    readyAtMs: null,
-    executionHints: null,
-    clientHints: null,
-    pendingReason: null,
-    lastTxHash: null,
-    confirmations: null,
-    confirmationsRequired: null,
-    failureReason: null,
-    failureDetails: null,
-    steps: [],
-    quoted: null,
-    createdAtMs: 0,
-    updatedAtMs: 0,
-    ...overrides,
-  };
+  return swapViewOf({ swapId: 'will-be-set', owner: OWNER, ...overrides });
 }
 
 /** A read model row the test changes as the projector would (then it notifies, as the projector's NOTIFY does). */
