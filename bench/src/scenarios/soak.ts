@@ -16,6 +16,13 @@ import {
 import { Prober, ProbeResult, ProbeTarget } from '../support/prober';
 import { readRecycles, RecycleReading, recyclesBetween } from '../support/request-reply-recycles';
 import {
+  EventLoopDelayFigures,
+  readAnswerHistograms,
+  ServerAnswerFigures,
+  serverAnswersBetween,
+  watchOwnEventLoop,
+} from '../support/server-answers';
+import {
   MetricsTarget,
   readRpcCounters,
   RpcFigures,
@@ -121,6 +128,13 @@ export interface SoakFigures {
   buildAnswerMs: LatencySummary;
   /** Accepted builds answered within BUILD_ANSWER_BOUND_MS (issue 44: every build within 5 s). */
   buildsAnsweredWithinBound: number;
+  /**
+   * The same answers timed by the gateway (its request-duration histogram, read before and after
+   * the burst); undefined when its /metrics did not answer. The load client's figures above include
+   * its own event-loop delay (loadClientEventLoop): it sends the whole burst from one process.
+   */
+  serverAnswers?: ServerAnswerFigures[];
+  loadClientEventLoop?: EventLoopDelayFigures;
   /** POST /swap/build answers in the same form; anything but 200 and 202 is a refusal. */
   buildStatuses: Record<string, number>;
   buildsRefused: number;
@@ -411,16 +425,19 @@ export async function runSoak(
     await reading,
     round(elapsedMs(readingsStart)),
   ];
-  const [[recyclesBefore, recyclesMs], [groupsBefore, processesMs], [rpcBefore, rpcMs]] = await Promise.all([
-    timed(readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile)),
-    timed(measureCpu ? options.processGroups() : Promise.resolve(undefined)),
-    timed(readRpcCounters(metricsTargets())),
-  ]);
+  const [[recyclesBefore, recyclesMs], [groupsBefore, processesMs], [rpcBefore, rpcMs], answersBefore] =
+    await Promise.all([
+      timed(readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile)),
+      timed(measureCpu ? options.processGroups() : Promise.resolve(undefined)),
+      timed(readRpcCounters(metricsTargets())),
+      readAnswerHistograms(options.gatewayMetricsUrl),
+    ]);
   const cpuBefore = groupsBefore && takeCpuSnapshot(groupsBefore);
   const loadGeneratorBefore = process.cpuUsage();
 
   const start = process.hrtime.bigint();
   const clock = () => elapsedMs(start);
+  const ownEventLoop = watchOwnEventLoop();
   const prober = new Prober(
     options.gatewayUrl,
     options.proberKey,
@@ -442,6 +459,7 @@ export async function runSoak(
   );
   const wallSeconds = elapsedMs(start) / 1000;
   const loadGenerator = process.cpuUsage(loadGeneratorBefore);
+  const loadClientEventLoop = ownEventLoop.stop();
   const cpu =
     cpuBefore &&
     cpuUsageBetween(
@@ -451,7 +469,10 @@ export async function runSoak(
     );
   // After the CPU snapshot: the apps' CPU rendering /metrics stays out of the burst's figures (the
   // readings before the burst are taken before its snapshot too).
-  const rpcAfter = await readRpcCounters(metricsTargets());
+  const [rpcAfter, answersAfter] = await Promise.all([
+    readRpcCounters(metricsTargets()),
+    readAnswerHistograms(options.gatewayMetricsUrl),
+  ]);
   const rpc = rpcCallsBetween(rpcBefore, rpcAfter, record.readyTimes.length, (app) =>
     companion?.lastRpcReading?.(app),
   );
@@ -494,6 +515,8 @@ export async function runSoak(
     quoteAnswerMs: summarize(record.quoteAnswerTimes),
     buildAnswerMs: summarize(record.buildAnswerTimes),
     buildsAnsweredWithinBound: record.buildAnswerTimes.filter((ms) => ms <= BUILD_ANSWER_BOUND_MS).length,
+    serverAnswers: serverAnswersBetween(answersBefore, answersAfter, [BUILD_ANSWER_BOUND_MS / 1000, 30]),
+    loadClientEventLoop,
     buildStatuses: record.buildStatuses,
     buildsRefused,
     accepted: record.swapIds.length,

@@ -8,6 +8,7 @@ import type { SoakScaledResult } from '../scenarios/soak-scaled';
 import type { QuoteLatencyResult, SyncBuildLatencyResult } from '../scenarios/swap-flow';
 import type { MachineDescription } from './machine';
 import { RPC_COUNTER, type RpcFigures } from './rpc-requests';
+import type { ServerAnswerFigures } from './server-answers';
 import type { LatencySummary } from './stats';
 
 export type ScenarioResult =
@@ -226,6 +227,29 @@ function pairLines(result: SoakFigures): string[] {
   ];
 }
 
+/**
+ * The gateway's own timing of the same answers, and the load client's event-loop delay, which its
+ * figures above include (one process sends the whole burst on the stack's cores).
+ */
+function serverAnswerLines(result: SoakFigures): string[] {
+  const loop = result.loadClientEventLoop;
+  const answers = result.serverAnswers;
+  const routeText = (a: ServerAnswerFigures) =>
+    `${a.name}s ${a.answered} answered, ${Object.entries(a.within)
+      .map(([s, n]) => `${n} within ${s} s`)
+      .join(', ')}, p50 ≤ ${a.p50AtMostS} s, p99 ≤ ${a.p99AtMostS} s`;
+  return [
+    answers
+      ? `As the gateway timed them (its request-duration histogram, bucket bounds): ${answers.map(routeText).join('; ')}.`
+      : `As the gateway timed them: n/a (its /metrics did not answer).`,
+    ...(loop
+      ? [
+          `The load client's own event-loop delay during the burst (in every client-side figure): p50 ${ms(loop.p50Ms)}, p99 ${ms(loop.p99Ms)}, max ${ms(loop.maxMs)}.`,
+        ]
+      : []),
+  ];
+}
+
 function soakFigures(result: SoakFigures): string[] {
   const cpu = result.cpu;
   const perSwap = (v: number) => (result.ready > 0 ? cpuMs(v / result.ready) : 'n/a');
@@ -258,6 +282,7 @@ function soakFigures(result: SoakFigures): string[] {
     latencyRow('build → ready', result.buildToReadyMs),
     '',
     `Builds answered within ${BUILD_ANSWER_BOUND_MS / 1000} s: ${result.buildsAnsweredWithinBound} of ${result.accepted} accepted (of ${result.swaps}).`,
+    ...serverAnswerLines(result),
     `Throughput: ${num(result.swapsPerSecond, 2)} swaps/s reached a ready payload over ${num(result.wallSeconds, 1)} s.`,
     `Ready ${result.ready}/${result.swaps}; builds accepted ${result.accepted}, refused ${result.buildsRefused} (${statuses(result.buildStatuses)}); quotes: ${statuses(result.quoteStatuses)}.`,
     `Lost ${result.lost}, duplicated ${result.duplicated} (tables read after the probe tail; distinct swap ids ${result.distinctSwapIds}, rows not exactly once: ${result.anomalyCount}). **${result.verdict}**`,
