@@ -22,6 +22,7 @@ import {
   serverAnswersBetween,
   watchOwnEventLoop,
 } from '../support/server-answers';
+import { readServerReady, ServerReadyFigures } from '../support/server-ready';
 import {
   MetricsTarget,
   readRpcCounters,
@@ -118,6 +119,11 @@ export interface SoakFigures {
   wallSeconds: number;
   /** Swaps that reached a ready payload, per second of the burst's wall time. */
   swapsPerSecond: number;
+  /**
+   * The same throughput up to the moment the gateway stored the last payload (its read model's
+   * time), without the client's wait for its next poll; undefined when the table could not be read.
+   */
+  serverReady?: ServerReadyFigures;
   /** From POST /swap/build to the first 200 of GET /swap/{id}/signing. */
   buildToReadyMs: LatencySummary;
   /** POST /quote answers: "200", "<status> <error code>", "timeout", "network …". */
@@ -436,6 +442,7 @@ export async function runSoak(
   const loadGeneratorBefore = process.cpuUsage();
 
   const start = process.hrtime.bigint();
+  const startEpochMs = Date.now();
   const clock = () => elapsedMs(start);
   const ownEventLoop = watchOwnEventLoop();
   const prober = new Prober(
@@ -473,6 +480,7 @@ export async function runSoak(
     readRpcCounters(metricsTargets()),
     readAnswerHistograms(options.gatewayMetricsUrl),
   ]);
+  const serverReady = await readServerReady(options.databaseUrl, [...new Set(record.swapIds)], startEpochMs);
   const rpc = rpcCallsBetween(rpcBefore, rpcAfter, record.readyTimes.length, (app) =>
     companion?.lastRpcReading?.(app),
   );
@@ -510,6 +518,7 @@ export async function runSoak(
     readyTimeoutMs: options.readyTimeoutMs,
     wallSeconds: round(wallSeconds),
     swapsPerSecond: round(ready / wallSeconds),
+    serverReady,
     buildToReadyMs: summarize(record.readyTimes),
     quoteStatuses: record.quoteStatuses,
     quoteAnswerMs: summarize(record.quoteAnswerTimes),

@@ -284,6 +284,11 @@ function soakFigures(result: SoakFigures): string[] {
     `Builds answered within ${BUILD_ANSWER_BOUND_MS / 1000} s: ${result.buildsAnsweredWithinBound} of ${result.accepted} accepted (of ${result.swaps}).`,
     ...serverAnswerLines(result),
     `Throughput: ${num(result.swapsPerSecond, 2)} swaps/s reached a ready payload over ${num(result.wallSeconds, 1)} s.`,
+    ...(result.serverReady
+      ? [
+          `As the gateway stored them: ${result.serverReady.ready} payloads ready, the last ${num(result.serverReady.wallSeconds, 1)} s after the first swap was sent: ${num(result.serverReady.swapsPerSecond, 2)} swaps/s (the figure above also waits for each client's next poll).`,
+        ]
+      : []),
     `Ready ${result.ready}/${result.swaps}; builds accepted ${result.accepted}, refused ${result.buildsRefused} (${statuses(result.buildStatuses)}); quotes: ${statuses(result.quoteStatuses)}.`,
     `Lost ${result.lost}, duplicated ${result.duplicated} (tables read after the probe tail; distinct swap ids ${result.distinctSwapIds}, rows not exactly once: ${result.anomalyCount}). **${result.verdict}**`,
     `Outcomes: ${statuses(result.outcomes)}.`,
