@@ -1,26 +1,39 @@
 import net from 'node:net';
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
+/**
+ * Ports are probed below Linux's default ephemeral range (32768–60999): the kernel gives those to
+ * every outgoing socket (a suite's connections to Kafka, PostgreSQL, a chain), so a port probed free
+ * there can be taken by a connect() of a suite running beside it before the process meant for it
+ * binds it. Nothing takes a port of this range unless it asks for that port.
+ */
+const FIRST_PORT = 20_000;
+const LAST_PORT = 32_000;
+const ATTEMPTS = 200;
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now, outside the ephemeral range. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const port = FIRST_PORT + Math.floor(Math.random() * (LAST_PORT - FIRST_PORT + 1));
+    if (await listensFree(port)) return port;
+  }
+  throw new Error(`no free port in ${FIRST_PORT}–${LAST_PORT} after ${ATTEMPTS} tries`);
+}
+
+function listensFree(port: number): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') {
-        server.close();
-        reject(new Error('could not read the port of a listening socket'));
-        return;
-      }
-      server.close(() => resolve(address.port));
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') resolve(false);
+      else reject(error);
     });
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
 /**
- * `count` free ports other than `taken` and each other: the OS may hand out a port again that was
- * probed free but not bound yet (a broker's controller port, port + 1, is bound only when it starts).
+ * `count` free ports other than `taken` and each other: a port probed free but not bound yet may be
+ * probed free again (a broker's controller port, port + 1, is bound only when it starts).
  */
 export async function freePortsBesides(count: number, taken: readonly number[]): Promise<number[]> {
   const used = new Set(taken);
