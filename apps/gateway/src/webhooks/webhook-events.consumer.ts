@@ -74,7 +74,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
     private readonly clock: Clock,
   ) {
     this.swapOwners = new TtlCache({ ttlMs: SWAP_OWNER_TTL_MS, maxEntries: MAX_SWAP_OWNERS, clock });
-    this.idempotent = new IdempotentConsumer(dataSource, config.WEBHOOK_KAFKA_GROUP_ID);
+    this.idempotent = new IdempotentConsumer(dataSource, config.WEBHOOK_KAFKA_GROUP_ID, clock);
     this.handlers = {
       [Topics.swapEvents]: this.swapHandlers(),
       [Topics.limitOrderEvents]: this.limitOrderHandlers(),

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { KafkaContext } from '@nestjs/microservices';
 import { ErrorCodes, ReplyEnvelope, replyError, replyOk, replyTopicOf } from '@swapgw/contracts';
-import { messagingMetrics } from '@swapgw/runtime';
+import { Clock, messagingMetrics } from '@swapgw/runtime';
 import { publishDeadLetter } from '../dead-letter/dead-letter';
 import { runInMessageContext } from '../envelope/message-headers';
 import { parseEnvelope, parsePayload } from '../envelope/message-validation';
@@ -28,8 +28,9 @@ export class RequestResponder {
 
   constructor(
     private readonly consumerGroup: string,
+    /** Judges a request's age (staleAfterMs) and stamps what is parked on the DLQ. */
+    private readonly clock: Clock,
     private readonly options: RequestResponderOptions = {},
-    private readonly now: () => number = Date.now,
   ) {}
 
   async respond(
@@ -62,7 +63,7 @@ export class RequestResponder {
         return this.reject(ctx, `no handler for type ${envelope.type}`, { type: envelope.type }, where);
       const payload = parsePayload(envelope, handler.payload);
       if (!payload.ok) return this.reject(ctx, payload.reason, { problems: payload.problems }, where);
-      const ageMs = this.now() - envelope.occurredAtMs;
+      const ageMs = this.clock.nowMs() - envelope.occurredAtMs;
       const staleAfterMs = this.options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
       if (ageMs > staleAfterMs) {
         // Its requester gave up long ago (a backlog after an outage, or a new group reading old
@@ -126,7 +127,13 @@ export class RequestResponder {
   ): Promise<ReplyEnvelope<never>> {
     this.logger.warn({ msg: 'invalid request parked on the dead-letter topic', reason, ...where });
     try {
-      await publishDeadLetter(ctx.getProducer(), messageSource(ctx), reason, this.consumerGroup);
+      await publishDeadLetter(
+        ctx.getProducer(),
+        messageSource(ctx),
+        reason,
+        this.consumerGroup,
+        this.clock.nowMs(),
+      );
     } catch (error) {
       this.logger.error({
         msg: 'could not publish to the dead-letter topic',
