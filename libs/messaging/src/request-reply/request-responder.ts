@@ -2,10 +2,15 @@ import { Logger } from '@nestjs/common';
 import type { KafkaContext } from '@nestjs/microservices';
 import { ErrorCodes, ReplyEnvelope, replyError, replyOk, replyTopicOf } from '@swapgw/contracts';
 import { Clock, messagingMetrics } from '@swapgw/runtime';
-import { publishDeadLetter } from '../dead-letter/dead-letter';
 import { runInMessageContext } from '../envelope/message-headers';
 import { parseEnvelope, parsePayload } from '../envelope/message-validation';
-import { handledTypeOf, messageSource, RequestHandlers, withHeartbeat } from '../consumer/message-handlers';
+import {
+  handledTypeOf,
+  messageSource,
+  parkOnDeadLetterTopic,
+  RequestHandlers,
+  withHeartbeat,
+} from '../consumer/message-handlers';
 import { isUnexpectedError, replyErrorOf } from './reply-errors';
 
 export interface RequestResponderOptions {
@@ -127,13 +132,7 @@ export class RequestResponder {
   ): Promise<ReplyEnvelope<never>> {
     this.logger.warn({ msg: 'invalid request parked on the dead-letter topic', reason, ...where });
     try {
-      await publishDeadLetter(
-        ctx.getProducer(),
-        messageSource(ctx),
-        reason,
-        this.consumerGroup,
-        this.clock.nowMs(),
-      );
+      await parkOnDeadLetterTopic(ctx, reason, this.consumerGroup, this.clock.nowMs());
     } catch (error) {
       this.logger.error({
         msg: 'could not publish to the dead-letter topic',
