@@ -13,7 +13,7 @@ import {
 import { ensureTopics, kafkaMicroserviceOptions, KafkaSettings, RequestReplyClient } from '@swapgw/messaging';
 import type { TermsChain } from '@swapgw/chains';
 import { prepareDatabase } from '@swapgw/persistence';
-import { loadConfig } from '@swapgw/runtime';
+import { loadConfig, SystemClock } from '@swapgw/runtime';
 import { testEnv } from '@swapgw/testing';
 import { AppModule, SERVICE_NAME } from '../src/app.module';
 import { LimitOrderServiceConfig } from '../src/config/limit-order-service.config';
@@ -121,7 +121,9 @@ describe('limit-order-service when PostgreSQL goes away', () => {
     app.useLogger(['error']);
     await app.listen();
 
-    requester = new RequestReplyClient(settings, [Topics.limitOrderRequests], { defaultTimeoutMs: 20_000 });
+    requester = new RequestReplyClient(settings, [Topics.limitOrderRequests], new SystemClock(), {
+      defaultTimeoutMs: 20_000,
+    });
     await requester.connect();
     direct = new Client({ connectionString: env.databaseUrl });
     await direct.connect();

@@ -135,9 +135,9 @@ describe('limit-order-service against PostgreSQL and Kafka', () => {
       description: 'test consumer to join its group',
     });
 
-    const history = new LimitOrderHistory(new Outbox());
+    const history = new LimitOrderHistory(new Outbox(clock));
     quoter = new PoolQuoter();
-    const swaps = new OutboxSwapBuildCommands(new Outbox());
+    const swaps = new OutboxSwapBuildCommands(new Outbox(clock));
     const orders = new LimitOrderRepository(dataSource);
     service = new LimitOrdersService(
       orders,

@@ -10,7 +10,7 @@ import {
   RequestReplyClient,
 } from '@swapgw/messaging';
 import { prepareOrCheckDatabase } from '@swapgw/persistence';
-import { loadConfig, metricsRegistry } from '@swapgw/runtime';
+import { loadConfig, metricsRegistry, SystemClock } from '@swapgw/runtime';
 import { freePort, testEnv, waitFor } from '@swapgw/testing';
 import { JsonRpcProvider, Network } from 'ethers';
 import { Client } from 'pg';
@@ -154,6 +154,7 @@ describe('quote-service warms up before it reports ready (real Kafka, PostgreSQL
     const requester = new RequestReplyClient(
       { brokers: testEnv().brokers, clientId: 'quote-warmup-it', instanceId: suffix },
       [Topics.quoteRequests],
+      new SystemClock(),
     );
 
     const adminQuery = async (sql: string) => {

@@ -194,7 +194,9 @@ export async function startSignerTestService(
       if (message.value) events.push(JSON.parse(message.value.toString()) as ReceivedEvent);
     },
   });
-  const requester = new RequestReplyClient(settings, [topics.requests], { defaultTimeoutMs: 20_000 });
+  // The test's requests and commands are stamped by the service's own Clock, as its peers' would be.
+  const clock = app.get(Clock);
+  const requester = new RequestReplyClient(settings, [topics.requests], clock, { defaultTimeoutMs: 20_000 });
   await requester.connect();
 
   return {
@@ -202,7 +204,7 @@ export async function startSignerTestService(
     dataSource: app.get(DataSource),
     events,
     async sendCommand(type, swapId, payload) {
-      const envelope = createEnvelope(type, swapId, payload);
+      const envelope = createEnvelope(type, swapId, payload, clock);
       await producer.send({
         topic: topics.commands,
         acks: -1,

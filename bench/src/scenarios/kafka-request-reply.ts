@@ -14,6 +14,7 @@ import {
   RequestReplyClient,
   RequestResponder,
 } from '@swapgw/messaging';
+import { GlobalClockModule, SystemClock } from '@swapgw/runtime';
 import { elapsedMs, LatencySummary, mapLimit, ratio, round, summarize } from '../support/stats';
 
 export interface KafkaRequestReplyResult {
@@ -109,7 +110,10 @@ async function measureMessaging(
 ): Promise<KafkaRequestReplyResult['messaging']> {
   const responderSettings = settingsOf(options.brokers, 'bench-responder');
   @Module({
-    imports: [MessagingModule.forRoot({ clientId: 'bench-responder', settings: responderSettings })],
+    imports: [
+      GlobalClockModule.of(new SystemClock()),
+      MessagingModule.forRoot({ clientId: 'bench-responder', settings: responderSettings }),
+    ],
     controllers: [EchoController],
   })
   class ResponderModule {}
@@ -118,9 +122,14 @@ async function measureMessaging(
     ...kafkaMicroserviceOptions(responderSettings, `bench-responder-${suffix}`, { fromBeginning: false }),
     logger: ['error'],
   });
-  const requester = new RequestReplyClient(settingsOf(options.brokers, 'bench-requester'), [echoTopic], {
-    defaultTimeoutMs: 30_000,
-  });
+  const requester = new RequestReplyClient(
+    settingsOf(options.brokers, 'bench-requester'),
+    [echoTopic],
+    new SystemClock(),
+    {
+      defaultTimeoutMs: 30_000,
+    },
+  );
   try {
     await responder.listen();
     await requester.connect();

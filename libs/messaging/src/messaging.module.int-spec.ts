@@ -2,6 +2,7 @@ import { Controller, DynamicModule, INestMicroservice, Module } from '@nestjs/co
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { prepareDatabase, serviceDataSourceOptions, ServiceDataSourceOptions } from '@swapgw/persistence';
+import { GlobalClockModule, SystemClock } from '@swapgw/runtime';
 import { createKafkaMicroservice } from './bootstrap/create-kafka-microservice';
 import { MessagingModule } from './messaging.module';
 import { CreateMessagingTables1763700000000 } from './outbox/create-messaging-tables.migration';
@@ -45,6 +46,7 @@ describe('MessagingModule in an app with TypeORM', () => {
       global: true,
       imports: [
         TypeOrmModule.forRoot(serviceDataSourceOptions(database)),
+        GlobalClockModule.of(new SystemClock()),
         MessagingModule.forRoot({
           clientId: 'itest-lifecycle',
           groupId: `itest-lifecycle-${suffix}`,

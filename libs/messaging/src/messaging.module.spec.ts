@@ -1,4 +1,5 @@
 import { Test } from '@nestjs/testing';
+import { GlobalClockModule, SystemClock } from '@swapgw/runtime';
 import { MessagingModule } from './messaging.module';
 import { RequestReplyClient } from './request-reply/request-reply.client';
 
@@ -22,6 +23,7 @@ class FlakyRequester {
 async function startWith(requester: FlakyRequester) {
   const moduleRef = await Test.createTestingModule({
     imports: [
+      GlobalClockModule.of(new SystemClock()),
       MessagingModule.forRoot({
         clientId: 'lifecycle-test',
         requestTopics: ['quote.requests'],

@@ -10,6 +10,7 @@ import {
   Provider,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { Clock } from '@swapgw/runtime';
 import { IdempotentConsumer, IdempotentConsumerOptions } from './consumer/idempotent-consumer';
 import { KafkaSettings } from './kafka/kafka-settings';
 import {
@@ -152,6 +153,11 @@ function kafkaSettingsOfOptions(options: MessagingModuleOptions): KafkaSettings 
   return kafkaSettingsOf(options.config, options.clientId);
 }
 
+/**
+ * What the app sends and receives over Kafka. Everything it builds that reads the time takes the
+ * app's one Clock (`{ provide: Clock, useClass: SystemClock }` in the app's global root module,
+ * exported), so a test sets the time of every messaging decision through that Clock alone.
+ */
 @Module({})
 export class MessagingModule {
   static forRoot(options: MessagingModuleOptions): DynamicModule {
@@ -160,7 +166,11 @@ export class MessagingModule {
     const providers: Provider[] = [
       { provide: MESSAGING_OPTIONS, useValue: options },
       { provide: KAFKA_SETTINGS, useValue: settings },
-      { provide: RequestResponder, useFactory: () => new RequestResponder(group, options.responder) },
+      {
+        provide: RequestResponder,
+        inject: [Clock],
+        useFactory: (clock: Clock) => new RequestResponder(group, clock, options.responder),
+      },
       MessagingLifecycle,
     ];
     const exported: Array<string | symbol | (abstract new (...args: never[]) => unknown)> = [
@@ -173,18 +183,20 @@ export class MessagingModule {
       const topics = options.requestTopics;
       providers.push({
         provide: RequestReplyClient,
-        useFactory: () => new RequestReplyClient(settings, topics, options.requestReply),
+        inject: [Clock],
+        useFactory: (clock: Clock) => new RequestReplyClient(settings, topics, clock, options.requestReply),
       });
       exported.push(RequestReplyClient);
     }
     if (options.groupId) {
       providers.push({
         provide: IdempotentConsumer,
-        inject: [{ token: DataSource, optional: true }],
-        useFactory: (dataSource?: DataSource) =>
+        inject: [Clock, { token: DataSource, optional: true }],
+        useFactory: (clock: Clock, dataSource?: DataSource) =>
           new IdempotentConsumer(
             requireDataSource(dataSource, 'IdempotentConsumer'),
             group,
+            clock,
             options.consumer,
           ),
       });
@@ -200,7 +212,7 @@ export class MessagingModule {
     }
     if (options.outbox) {
       providers.push(
-        { provide: Outbox, useValue: new Outbox() },
+        { provide: Outbox, inject: [Clock], useFactory: (clock: Clock) => new Outbox(clock) },
         {
           provide: OutboxRelay,
           inject: [{ token: DataSource, optional: true }],

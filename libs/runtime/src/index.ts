@@ -1,5 +1,6 @@
 export * from './canonical-json';
 export * from './clock';
+export * from './global-clock.module';
 export * from './close-on-signals';
 export * from './config';
 export * from './json-logger';

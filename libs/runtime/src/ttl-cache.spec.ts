@@ -1,28 +1,28 @@
+import { ManualClock } from './clock';
 import { TtlCache } from './ttl-cache';
 
 describe('TtlCache', () => {
-  let now = 0;
-  const clock = () => now;
+  let clock: ManualClock;
   const counter = () => {
     let loads = 0;
     return { load: async () => `v${++loads}`, loads: () => loads };
   };
 
-  beforeEach(() => (now = 1_000));
+  beforeEach(() => (clock = new ManualClock(1_000)));
 
   it('serves a loaded value until its time to live is over, then loads again', async () => {
-    const cache = new TtlCache<string>({ ttlMs: 100, maxEntries: 10, now: clock });
+    const cache = new TtlCache<string>({ ttlMs: 100, maxEntries: 10, clock });
     const source = counter();
     expect(await cache.getOrLoad('a', source.load)).toBe('v1');
-    now += 99;
+    clock.atMs += 99;
     expect(await cache.getOrLoad('a', source.load)).toBe('v1');
-    now += 1;
+    clock.atMs += 1;
     expect(await cache.getOrLoad('a', source.load)).toBe('v2');
     expect(source.loads()).toBe(2);
   });
 
   it('shares one load between concurrent misses of a key, not between keys', async () => {
-    const cache = new TtlCache<string>({ ttlMs: 100, maxEntries: 10, now: clock });
+    const cache = new TtlCache<string>({ ttlMs: 100, maxEntries: 10, clock });
     const source = counter();
     const answers = await Promise.all([
       cache.getOrLoad('a', source.load),
@@ -34,7 +34,7 @@ describe('TtlCache', () => {
   });
 
   it('does not remember a failed load: every waiter gets the failure, the next call loads again', async () => {
-    const cache = new TtlCache<string>({ ttlMs: 100, maxEntries: 10, now: clock });
+    const cache = new TtlCache<string>({ ttlMs: 100, maxEntries: 10, clock });
     const failing = () => Promise.reject(new Error('down'));
     await expect(Promise.all([cache.getOrLoad('a', failing), cache.getOrLoad('a', failing)])).rejects.toThrow(
       'down',
@@ -43,7 +43,7 @@ describe('TtlCache', () => {
   });
 
   it('loads every time with a time to live of 0', async () => {
-    const cache = new TtlCache<string>({ ttlMs: 0, maxEntries: 10, now: clock });
+    const cache = new TtlCache<string>({ ttlMs: 0, maxEntries: 10, clock });
     const source = counter();
     await cache.getOrLoad('a', source.load);
     await cache.getOrLoad('a', source.load);
@@ -52,10 +52,10 @@ describe('TtlCache', () => {
   });
 
   it('keeps at most maxEntries, dropping expired entries first and then the oldest', async () => {
-    const cache = new TtlCache<string>({ ttlMs: 100, maxEntries: 2, now: clock });
+    const cache = new TtlCache<string>({ ttlMs: 100, maxEntries: 2, clock });
     const source = counter();
     await cache.getOrLoad('a', source.load); // v1
-    now += 50;
+    clock.atMs += 50;
     await cache.getOrLoad('b', source.load); // v2
     await cache.getOrLoad('c', source.load); // v3: full, nothing expired → 'a' (oldest) goes
     expect(cache.size).toBe(2);

@@ -1,9 +1,12 @@
+import type { Clock } from './clock';
+
 export interface TtlCacheOptions {
   /** How long a loaded value is served; 0 turns the cache off (every call loads). */
   ttlMs: number;
   /** Bound on entries: expired ones go first, then the oldest. */
   maxEntries: number;
-  now?: () => number;
+  /** What time it is when an entry is kept and when its expiry is checked. */
+  clock: Clock;
 }
 
 interface Entry<V> {
@@ -18,10 +21,11 @@ interface Entry<V> {
 export class TtlCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly loading = new Map<string, Promise<V>>();
-  private readonly now: () => number;
 
-  constructor(private readonly options: TtlCacheOptions) {
-    this.now = options.now ?? Date.now;
+  constructor(private readonly options: TtlCacheOptions) {}
+
+  private now(): number {
+    return this.options.clock.nowMs();
   }
 
   async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {

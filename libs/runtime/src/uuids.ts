@@ -26,8 +26,9 @@ export function nameBasedUuid(namespace: string, name: string): string {
 /**
  * UUID version 7 (RFC 9562): the 48-bit Unix time in milliseconds, then 74 random bits, so ids sort
  * by the millisecond they were made in (what ULIDs gave) and are unique without coordination.
+ * `nowMs` is the caller's Clock time, so an id sorts with the rest of what that decision stamped.
  */
-export function timeOrderedUuid(nowMs: number = Date.now()): string {
+export function timeOrderedUuid(nowMs: number): string {
   if (!Number.isSafeInteger(nowMs) || nowMs < 0 || nowMs >= 2 ** 48)
     throw new Error(`not a Unix time in ms: ${nowMs}`);
   const bytes = randomBytes(16);

@@ -9,6 +9,7 @@ import {
   testEnv,
   UpgradedStepDatabase,
 } from '@swapgw/testing';
+import { SystemClock } from '@swapgw/runtime';
 import { plannerDatabaseOptions } from '../database/planner-database';
 import { prepareCommandOf } from '../swaps/swap-messages';
 import { TypeOrmSwapRepository } from '../swaps/swap.repository';
@@ -83,7 +84,7 @@ describe('planner migration StoreStepSpecs1765000000000 (swap_steps.spec)', () =
     await database.migrateUp();
     const dataSource = await database.openDataSource();
     try {
-      const swaps = new TypeOrmSwapRepository(dataSource, new Outbox());
+      const swaps = new TypeOrmSwapRepository(dataSource, new Outbox(new SystemClock()));
       const swap = (await swaps.findSwap(swapId))!;
       for (const [index, example] of STORED_STEP_EXAMPLES.entries()) {
         const step = await swaps.transaction((tx) => tx.getStep(stepIdOf(index)));
@@ -105,7 +106,13 @@ describe('planner migration StoreStepSpecs1765000000000 (swap_steps.spec)', () =
         // The command an in-flight step is prepared with again: the variant signer-surface checks.
         const { type, aggregateId, payload, version } = prepareCommandOf(swap, step);
         const parsed = parsePayload(
-          createEnvelope(type, aggregateId, payload as unknown as Record<string, unknown>, version),
+          createEnvelope(
+            type,
+            aggregateId,
+            payload as unknown as Record<string, unknown>,
+            new SystemClock(),
+            version,
+          ),
           SigningPrepareCommand,
         );
         expect({ name: example.name, problems: parsed.ok ? [] : parsed.problems }).toEqual({

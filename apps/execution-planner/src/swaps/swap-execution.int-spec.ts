@@ -13,7 +13,7 @@ import {
   kafkaSettingsFromEnv,
 } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
-import { loadConfig } from '@swapgw/runtime';
+import { loadConfig, SystemClock } from '@swapgw/runtime';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { AppModule } from '../app.module';
 import { RegistrySwapChains } from '../chains/registry-swap-chains';
@@ -142,7 +142,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
   async function signerSays(
     type: string,
     payload: Record<string, unknown>,
-    envelope = createEnvelope(type, String(payload.swapId), payload),
+    envelope = createEnvelope(type, String(payload.swapId), payload, new SystemClock()),
   ) {
     await producer.send({
       topic: Topics.signingEvents,
@@ -334,7 +334,7 @@ describe('execution-planner over real Kafka and PostgreSQL', () => {
     const late = { ...buildRequest('q-command-late'), acceptedAtMs: Date.now() };
     await new Promise((resolve) => setTimeout(resolve, 100));
     const command = (request: SwapBuildRequest) => {
-      const envelope = createEnvelope(SwapCommandTypes.build, request.swapId, request);
+      const envelope = createEnvelope(SwapCommandTypes.build, request.swapId, request, new SystemClock());
       return { key: request.swapId, value: JSON.stringify(envelope) };
     };
     // The same build twice (a gateway retry: another eventId), and the same message twice (a redelivery).

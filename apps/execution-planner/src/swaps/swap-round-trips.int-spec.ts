@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { SigningEventTypes, SwapCommandTypes, Topics } from '@swapgw/contracts';
 import { createEnvelope, IdempotentConsumer, Outbox } from '@swapgw/messaging';
 import { prepareDatabase, serviceDataSourceOptions } from '@swapgw/persistence';
-import { ManualClock } from '@swapgw/runtime';
+import { ManualClock, SystemClock } from '@swapgw/runtime';
 import { testEnv, waitFor } from '@swapgw/testing';
 import { FakeSwapChains, plannerConfigOf } from '../../test/support/swap-fakes';
 import { buildRequestFor, EVM_PAYLOAD, NOW_MS, planFor, stepRef } from '../../test/support/swap-fixtures';
@@ -39,8 +39,12 @@ describe('the planner’s round trips per swap (real PostgreSQL)', () => {
     dataSource = await new DataSource(
       serviceDataSourceOptions(plannerDatabaseOptions(env.databaseUrl, 2)),
     ).initialize();
-    swaps = new TypeOrmSwapRepository(dataSource, new Outbox());
-    const consumer = new IdempotentConsumer(dataSource, `planner-round-trips-${randomUUID()}`);
+    swaps = new TypeOrmSwapRepository(dataSource, new Outbox(new SystemClock()));
+    const consumer = new IdempotentConsumer(
+      dataSource,
+      `planner-round-trips-${randomUUID()}`,
+      new SystemClock(),
+    );
     const config = plannerConfigOf();
     const planner = new SwapPlanner(
       swaps,
@@ -95,22 +99,28 @@ describe('the planner’s round trips per swap (real PostgreSQL)', () => {
       SwapCommandTypes.build,
       swapId,
       buildRequestFor(planFor(`q-${swapId}`), swapId),
+      new SystemClock(),
     );
     return commands.onSwapCommand(envelope, deliveryOf(Topics.swapCommands, envelope));
   };
 
   const payloadReady = (swapId: string) => {
-    const envelope = createEnvelope(SigningEventTypes.payloadReady, swapId, {
-      ...stepRef(swapId, 1),
-      signingRequestId: randomUUID(),
-      stepCount: 2,
-      kind: 'approve',
-      payload: EVM_PAYLOAD,
-      expiresAtMs: NOW_MS + 120_000,
-      readyAtMs: NOW_MS,
-      executionHints: { gasLimit: '1' },
-      clientHints: { recommendedWallet: 'any', network: 'Devnet A', action: 'approve' },
-    });
+    const envelope = createEnvelope(
+      SigningEventTypes.payloadReady,
+      swapId,
+      {
+        ...stepRef(swapId, 1),
+        signingRequestId: randomUUID(),
+        stepCount: 2,
+        kind: 'approve',
+        payload: EVM_PAYLOAD,
+        expiresAtMs: NOW_MS + 120_000,
+        readyAtMs: NOW_MS,
+        executionHints: { gasLimit: '1' },
+        clientHints: { recommendedWallet: 'any', network: 'Devnet A', action: 'approve' },
+      },
+      new SystemClock(),
+    );
     return signingEvents.onSigningEvent(envelope, deliveryOf(Topics.signingEvents, envelope));
   };
 
@@ -158,10 +168,15 @@ describe('the planner’s round trips per swap (real PostgreSQL)', () => {
   it('applies a redelivered payload-ready once: the claim alone, found taken', async () => {
     const swapId = randomUUID();
     await build(swapId);
-    const envelope = createEnvelope(SigningEventTypes.stepSkipped, swapId, {
-      ...stepRef(swapId, 1),
-      reason: 'allowance covers it',
-    });
+    const envelope = createEnvelope(
+      SigningEventTypes.stepSkipped,
+      swapId,
+      {
+        ...stepRef(swapId, 1),
+        reason: 'allowance covers it',
+      },
+      new SystemClock(),
+    );
     await signingEvents.onSigningEvent(envelope, deliveryOf(Topics.signingEvents, envelope));
 
     const sent = await roundTripsOf(() =>

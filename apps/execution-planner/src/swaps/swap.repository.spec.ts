@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ConsumeOutcome } from '@swapgw/messaging';
 import { Outbox } from '@swapgw/messaging';
+import { SystemClock } from '@swapgw/runtime';
 import { TypeOrmSwapRepository } from './swap.repository';
 
 /** A transaction's manager: after-commit actions touch no statement, so none is needed. */
@@ -21,7 +22,7 @@ function dataSourceLogging(log: string[], commit: 'commits' | 'fails'): DataSour
 describe('TypeOrmSwapRepository: after-commit actions', () => {
   it('a transaction of its own runs them once it committed, in order, after its work', async () => {
     const log: string[] = [];
-    const swaps = new TypeOrmSwapRepository(dataSourceLogging(log, 'commits'), new Outbox());
+    const swaps = new TypeOrmSwapRepository(dataSourceLogging(log, 'commits'), new Outbox(new SystemClock()));
 
     const result = await swaps.transaction(async (tx) => {
       tx.afterCommit(() => log.push('first'));
@@ -36,7 +37,7 @@ describe('TypeOrmSwapRepository: after-commit actions', () => {
 
   it('a transaction of its own that fails runs none', async () => {
     const log: string[] = [];
-    const swaps = new TypeOrmSwapRepository(dataSourceLogging(log, 'fails'), new Outbox());
+    const swaps = new TypeOrmSwapRepository(dataSourceLogging(log, 'fails'), new Outbox(new SystemClock()));
 
     const failing = swaps.transaction(async (tx) => {
       tx.afterCommit(() => log.push('action'));
@@ -47,7 +48,7 @@ describe('TypeOrmSwapRepository: after-commit actions', () => {
   });
 
   describe("the idempotent consumer's transaction (withinConsumer)", () => {
-    const swaps = new TypeOrmSwapRepository({} as DataSource, new Outbox());
+    const swaps = new TypeOrmSwapRepository({} as DataSource, new Outbox(new SystemClock()));
 
     it("runs the actions of the attempt that committed once the message is applied, not those of a failed one's", async () => {
       const ran: string[] = [];

@@ -1,3 +1,4 @@
+import { SystemClock } from '@swapgw/runtime';
 import { generateApiKey } from './api-key';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
 import type { ApiKeyPrincipal, ApiKeyRepository } from './api-key.repository';
@@ -17,6 +18,7 @@ const authenticatorOf = (store: CountingStore, ttlMs = 60_000) =>
   new ApiKeyAuthenticator(
     store as unknown as ApiKeyRepository,
     { AUTH_CACHE_TTL_MS: ttlMs } as GatewayConfig,
+    new SystemClock(),
   );
 
 describe('ApiKeyAuthenticator', () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { TtlCache } from '@swapgw/runtime';
+import { Clock, TtlCache } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { ApiKeyPrincipal, ApiKeyRepository } from './api-key.repository';
 import { hashApiKey } from './api-key';
@@ -27,9 +27,11 @@ export class ApiKeyAuthenticator {
   constructor(
     private readonly store: ApiKeyRepository,
     @Inject(GatewayConfig) config: GatewayConfig,
+    clock: Clock,
   ) {
-    this.valid = new TtlCache({ ttlMs: config.AUTH_CACHE_TTL_MS, maxEntries: MAX_CACHED_KEYS });
-    this.invalid = new TtlCache({ ttlMs: config.AUTH_CACHE_TTL_MS, maxEntries: MAX_CACHED_UNKNOWN_KEYS });
+    const ttlMs = config.AUTH_CACHE_TTL_MS;
+    this.valid = new TtlCache({ ttlMs, maxEntries: MAX_CACHED_KEYS, clock });
+    this.invalid = new TtlCache({ ttlMs, maxEntries: MAX_CACHED_UNKNOWN_KEYS, clock });
   }
 
   authenticate(key: string): Promise<ApiKeyPrincipal | null> {

@@ -41,7 +41,7 @@ export class CatalogService {
     this.cache = new TtlCache({
       ttlMs: config.CATALOG_CACHE_TTL_MS,
       maxEntries: MAX_CACHED_QUERIES,
-      now: () => clock.nowMs(),
+      clock,
     });
   }
 

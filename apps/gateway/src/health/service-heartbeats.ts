@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { HEARTBEAT_SERVICES, HeartbeatService } from '@swapgw/contracts';
 import { HeartbeatMonitor, KAFKA_SETTINGS, KafkaSettings, ServiceLiveness } from '@swapgw/messaging';
+import { Clock } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { serviceLivenessMetrics } from './service-liveness-metrics';
 
@@ -17,10 +18,15 @@ export type ServiceChecks = Record<HeartbeatService, ServiceLiveness>;
 export class ServiceHeartbeats implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly monitor: HeartbeatMonitor;
 
-  constructor(@Inject(KAFKA_SETTINGS) settings: KafkaSettings, @Inject(GatewayConfig) config: GatewayConfig) {
+  constructor(
+    @Inject(KAFKA_SETTINGS) settings: KafkaSettings,
+    @Inject(GatewayConfig) config: GatewayConfig,
+    clock: Clock,
+  ) {
     this.monitor = new HeartbeatMonitor(settings, {
       services: HEARTBEAT_SERVICES,
       timeoutMs: config.SERVICE_HEARTBEAT_TIMEOUT_MS,
+      clock,
     });
   }
 

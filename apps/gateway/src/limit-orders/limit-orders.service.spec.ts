@@ -28,7 +28,7 @@ describe('LimitOrdersService', () => {
   );
 
   it.each([
-    ['a time-ordered UUID id', `lo_${timeOrderedUuid()}`],
+    ['a time-ordered UUID id', `lo_${timeOrderedUuid(Date.UTC(2026, 10, 27))}`],
     ['an older order’s ULID id', 'lo_01jdz3f6x2k9q8w7e6r5t4y3u2'],
   ])('forwards a well-formed id: %s', async (_, id) => {
     await expect(orders.get('alice', id)).resolves.toEqual({ limitOrderId: id });

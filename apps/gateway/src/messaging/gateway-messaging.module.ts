@@ -10,6 +10,7 @@ import {
 } from '@nestjs/common';
 import { ErrorCodes, REQUEST_REPLY_TOPICS } from '@swapgw/contracts';
 import { CommandPublisher, KafkaSettings, MessagingModule } from '@swapgw/messaging';
+import { Clock } from '@swapgw/runtime';
 import { ServiceClient } from './service-client';
 
 /** Connects the command producer at start (a failure only logs: sends connect again) and closes it at shutdown. */
@@ -56,8 +57,9 @@ export class GatewayMessagingModule {
         {
           provide: CommandPublisher,
           // 503 SERVICE_UNAVAILABLE as the spec says when the command cannot be taken.
-          useFactory: () =>
-            new CommandPublisher(settings, {
+          inject: [Clock],
+          useFactory: (clock: Clock) =>
+            new CommandPublisher(settings, clock, {
               sendTimeoutMs: commandTimeoutMs,
               unavailableAs: ErrorCodes.SERVICE_UNAVAILABLE,
             }),

@@ -14,7 +14,7 @@ import {
 } from '@swapgw/messaging';
 import { prepareDatabase } from '@swapgw/persistence';
 import { testEnv, waitFor } from '@swapgw/testing';
-import { Clock, metricsRegistry, SystemClock } from '@swapgw/runtime';
+import { GlobalClockModule, metricsRegistry, SystemClock } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { IntegratorFeesCollectedRepository } from '../integrator-fees/integrator-fees-collected.repository';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
@@ -27,6 +27,7 @@ import { SwapViewsProjector } from './swap-views.projector';
 // The read model over real Kafka and PostgreSQL: swap.events in, gateway.swap_views out.
 const env = testEnv();
 const groupId = `gateway-projector-it-${Date.now().toString(36)}`;
+const clock = new SystemClock();
 const cacheConfig = {
   SWAP_VIEW_CACHE_ENTRIES: 1000,
   SWAP_VIEW_CACHE_TTL_MS: 60_000,
@@ -46,7 +47,7 @@ async function asAnotherInstance(
   const changes = new SwapViewChanges(other, cacheConfig);
   await changes.onModuleInit();
   try {
-    await work({ changes, views: new SwapViewRepository(other, changes, new SystemClock()) });
+    await work({ changes, views: new SwapViewRepository(other, changes, clock) });
   } finally {
     await changes.onModuleDestroy();
     await other.destroy();
@@ -55,21 +56,28 @@ async function asAnotherInstance(
 
 /** swap.created of alice's swap on devnet-a, as the planner publishes it. */
 const swapCreated = (swapId: string, stepCount: number) =>
-  createEnvelope(SwapEventTypes.created, swapId, {
+  createEnvelope(
+    SwapEventTypes.created,
     swapId,
-    status: 'planning',
-    owner: 'alice',
-    quoteId: 'q',
-    routeId: 'r',
-    fromChain: 'devnet-a',
-    toChain: 'devnet-a',
-    userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-    stepCount,
-    createdAtMs: 1,
-  });
+    {
+      swapId,
+      status: 'planning',
+      owner: 'alice',
+      quoteId: 'q',
+      routeId: 'r',
+      fromChain: 'devnet-a',
+      toChain: 'devnet-a',
+      userAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      stepCount,
+      createdAtMs: 1,
+    },
+    clock,
+  );
 
 @Module({
   imports: [
+    // The Clock as the gateway's global root module provides it: MessagingModule's providers read it.
+    GlobalClockModule.of(clock),
     TypeOrmModule.forRoot(gatewayDataSourceOptions(env.databaseUrl, [SwapViewEntity], 3)),
     MessagingModule.forRoot({
       clientId: 'gateway-projector-it',
@@ -84,7 +92,6 @@ const swapCreated = (swapId: string, stepCount: number) =>
     SwapEventLogRepository,
     IntegratorFeesCollectedRepository,
     { provide: GatewayConfig, useValue: cacheConfig },
-    { provide: Clock, useClass: SystemClock },
   ],
 })
 class ProjectorTestModule {}
@@ -174,16 +181,21 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
       expect(await otherViews.findOwned(swapId, 'mallory')).toBeNull();
       const changed = changes.watch(swapId);
       await publish([
-        createEnvelope(SwapEventTypes.signingReady, swapId, {
+        createEnvelope(
+          SwapEventTypes.signingReady,
           swapId,
-          status: 'awaiting_signature',
-          step: { current: 1, total: 1 },
-          payload: { type: 'evm-transaction' },
-          expiresAtMs: Date.now() + 60_000,
-          readyAtMs: 2,
-          executionHints: {},
-          clientHints: {},
-        }),
+          {
+            swapId,
+            status: 'awaiting_signature',
+            step: { current: 1, total: 1 },
+            payload: { type: 'evm-transaction' },
+            expiresAtMs: Date.now() + 60_000,
+            readyAtMs: 2,
+            executionHints: {},
+            clientHints: {},
+          },
+          clock,
+        ),
       ]);
       expect(await changed.changedOrDeadline(Date.now() + 30_000)).toBe(true);
       changed.close();
@@ -226,16 +238,21 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     const step = (current: number) => ({ current, total: 2 });
     const payload = { type: 'evm-transaction', transaction: { chainId: '31337', nonce: '3' } };
     const created = swapCreated(swapId, 2);
-    const ready = createEnvelope(SwapEventTypes.signingReady, swapId, {
+    const ready = createEnvelope(
+      SwapEventTypes.signingReady,
       swapId,
-      status: 'awaiting_signature',
-      step: step(1),
-      payload,
-      expiresAtMs: Date.now() + 60_000,
-      readyAtMs: 5,
-      executionHints: { gasLimit: '1' },
-      clientHints: { action: 'approve' },
-    });
+      {
+        swapId,
+        status: 'awaiting_signature',
+        step: step(1),
+        payload,
+        expiresAtMs: Date.now() + 60_000,
+        readyAtMs: 5,
+        executionHints: { gasLimit: '1' },
+        clientHints: { action: 'approve' },
+      },
+      clock,
+    );
     await publish([created, ready]);
     const first = await waitFor(
       async () => ((await viewOf(swapId))?.status === 'awaiting_signature' ? viewOf(swapId) : null),
@@ -251,23 +268,33 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
 
     const txHash = '0x' + 'cd'.repeat(32);
     const inFlight = [
-      createEnvelope(SwapEventTypes.stepSubmitted, swapId, {
+      createEnvelope(
+        SwapEventTypes.stepSubmitted,
         swapId,
-        status: 'submitted',
-        step: step(1),
-        chain: 'devnet-a',
-        txHash,
-      }),
-      createEnvelope(SwapEventTypes.stepConfirming, swapId, {
+        {
+          swapId,
+          status: 'submitted',
+          step: step(1),
+          chain: 'devnet-a',
+          txHash,
+        },
+        clock,
+      ),
+      createEnvelope(
+        SwapEventTypes.stepConfirming,
         swapId,
-        status: 'confirming',
-        step: step(1),
-        chain: 'devnet-a',
-        txHash,
-        blockNumber: 9,
-        confirmations: 1,
-        confirmationsRequired: 3,
-      }),
+        {
+          swapId,
+          status: 'confirming',
+          step: step(1),
+          chain: 'devnet-a',
+          txHash,
+          blockNumber: 9,
+          confirmations: 1,
+          confirmationsRequired: 3,
+        },
+        clock,
+      ),
     ];
     await publish(inFlight);
     await waitFor(async () => (await viewOf(swapId))?.status === 'confirming', {
@@ -284,31 +311,51 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
 
     const rest = [
       ...inFlight,
-      createEnvelope(SwapEventTypes.stepConfirmed, swapId, {
+      createEnvelope(
+        SwapEventTypes.stepConfirmed,
         swapId,
-        status: 'planning',
-        step: step(1),
-        chain: 'devnet-a',
-        txHash,
-      }),
-      createEnvelope(SwapEventTypes.signingReady, swapId, {
+        {
+          swapId,
+          status: 'planning',
+          step: step(1),
+          chain: 'devnet-a',
+          txHash,
+        },
+        clock,
+      ),
+      createEnvelope(
+        SwapEventTypes.signingReady,
         swapId,
-        status: 'awaiting_signature',
-        step: step(2),
-        payload,
-        expiresAtMs: Date.now() + 60_000,
-        readyAtMs: 6,
-        executionHints: {},
-        clientHints: { action: 'swap' },
-      }),
-      createEnvelope(SwapEventTypes.stepConfirmed, swapId, {
+        {
+          swapId,
+          status: 'awaiting_signature',
+          step: step(2),
+          payload,
+          expiresAtMs: Date.now() + 60_000,
+          readyAtMs: 6,
+          executionHints: {},
+          clientHints: { action: 'swap' },
+        },
+        clock,
+      ),
+      createEnvelope(
+        SwapEventTypes.stepConfirmed,
         swapId,
-        status: 'completed',
-        step: step(2),
-        chain: 'devnet-a',
-        txHash,
-      }),
-      createEnvelope(SwapEventTypes.completed, swapId, { swapId, status: 'completed', completedAtMs: 7 }),
+        {
+          swapId,
+          status: 'completed',
+          step: step(2),
+          chain: 'devnet-a',
+          txHash,
+        },
+        clock,
+      ),
+      createEnvelope(
+        SwapEventTypes.completed,
+        swapId,
+        { swapId, status: 'completed', completedAtMs: 7 },
+        clock,
+      ),
     ];
     await publish(rest.slice(inFlight.length));
     await waitFor(async () => (await viewOf(swapId))?.status === 'completed', {
@@ -475,16 +522,21 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
   }
 
   const readyEvent = (swapId: string) =>
-    createEnvelope(SwapEventTypes.signingReady, swapId, {
+    createEnvelope(
+      SwapEventTypes.signingReady,
       swapId,
-      status: 'awaiting_signature',
-      step: { current: 1, total: 2 },
-      payload: { type: 'evm-transaction' },
-      expiresAtMs: Date.now() + 60_000,
-      readyAtMs: 2,
-      executionHints: {},
-      clientHints: { action: 'approve' },
-    });
+      {
+        swapId,
+        status: 'awaiting_signature',
+        step: { current: 1, total: 2 },
+        payload: { type: 'evm-transaction' },
+        expiresAtMs: Date.now() + 60_000,
+        readyAtMs: 2,
+        executionHints: {},
+        clientHints: { action: 'approve' },
+      },
+      clock,
+    );
 
   it('keeps the row each projected event wrote in the cache of views: the next poll and the next event need no read', async () => {
     const store = app.get(SwapViewRepository);
@@ -639,24 +691,34 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     const approveTx = '0x' + 'a0'.repeat(32);
     const swapTx = '0x' + 'f0'.repeat(32);
     const ready = (current: number, action: string) =>
-      createEnvelope(SwapEventTypes.signingReady, swapId, {
+      createEnvelope(
+        SwapEventTypes.signingReady,
         swapId,
-        status: 'awaiting_signature',
-        step: step(current),
-        payload: { type: 'evm-transaction', transaction: { chainId: '31337' } },
-        expiresAtMs: Date.now() + 60_000,
-        readyAtMs: 5,
-        executionHints: {},
-        clientHints: { action },
-      });
+        {
+          swapId,
+          status: 'awaiting_signature',
+          step: step(current),
+          payload: { type: 'evm-transaction', transaction: { chainId: '31337' } },
+          expiresAtMs: Date.now() + 60_000,
+          readyAtMs: 5,
+          executionHints: {},
+          clientHints: { action },
+        },
+        clock,
+      );
     const confirmed = (current: number, txHash: string) =>
-      createEnvelope(SwapEventTypes.stepConfirmed, swapId, {
+      createEnvelope(
+        SwapEventTypes.stepConfirmed,
         swapId,
-        status: current === 2 ? 'completed' : 'planning',
-        step: step(current),
-        chain: 'devnet-a',
-        txHash,
-      });
+        {
+          swapId,
+          status: current === 2 ? 'completed' : 'planning',
+          step: step(current),
+          chain: 'devnet-a',
+          txHash,
+        },
+        clock,
+      );
     const feeRows = () =>
       db.query(
         `SELECT "owner", "chain", "token_symbol", "token_address", "token_decimals", "recipient", "amount"::text, "tx_hash"
@@ -676,7 +738,12 @@ describe('SwapViewsProjector over real Kafka and PostgreSQL', () => {
     await publish([
       ready(2, 'swap'),
       swapConfirmed,
-      createEnvelope(SwapEventTypes.completed, swapId, { swapId, status: 'completed', completedAtMs: 7 }),
+      createEnvelope(
+        SwapEventTypes.completed,
+        swapId,
+        { swapId, status: 'completed', completedAtMs: 7 },
+        clock,
+      ),
     ]);
     await waitFor(async () => (await viewOf(swapId))?.status === 'completed', {
       timeoutMs: 20_000,

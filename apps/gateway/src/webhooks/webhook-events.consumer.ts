@@ -63,10 +63,7 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
    * Owners of the swaps whose swap.created this instance consumed: a swap's events share its key,
    * so its later events come here too (until partitions move; then the read model tells).
    */
-  private readonly swapOwners = new TtlCache<string>({
-    ttlMs: SWAP_OWNER_TTL_MS,
-    maxEntries: MAX_SWAP_OWNERS,
-  });
+  private readonly swapOwners: TtlCache<string>;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -76,7 +73,8 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap, OnApplicat
     private readonly webhooks: WebhooksRepository,
     private readonly clock: Clock,
   ) {
-    this.idempotent = new IdempotentConsumer(dataSource, config.WEBHOOK_KAFKA_GROUP_ID);
+    this.swapOwners = new TtlCache({ ttlMs: SWAP_OWNER_TTL_MS, maxEntries: MAX_SWAP_OWNERS, clock });
+    this.idempotent = new IdempotentConsumer(dataSource, config.WEBHOOK_KAFKA_GROUP_ID, clock);
     this.handlers = {
       [Topics.swapEvents]: this.swapHandlers(),
       [Topics.limitOrderEvents]: this.limitOrderHandlers(),

@@ -34,7 +34,7 @@ import { toLimitOrderView } from './limit-order.view';
 import { checkOrderTerms } from './order-terms';
 import { resolveExpiry } from './time-in-force';
 
-const newLimitOrderId = (): string => `lo_${timeOrderedUuid()}`;
+const newLimitOrderId = (nowMs: number): string => `lo_${timeOrderedUuid(nowMs)}`;
 
 /** UUID namespace of the swaps triggered orders build (random, fixed forever). */
 const TRIGGERED_SWAP_NAMESPACE = 'b3f1c2d4-7a8e-4f60-9c1d-5e2a7b9f0c13';
@@ -195,7 +195,7 @@ export class LimitOrdersService {
 
     const order = new LimitOrderEntity();
     Object.assign(order, {
-      id: newLimitOrderId(),
+      id: newLimitOrderId(now),
       owner: terms.owner,
       status: 'open',
       timeInForce,

@@ -54,8 +54,9 @@ const SOLANA_QUOTE_FROM_ADDRESS = '11111111111111111111111111111111';
     UniswapV3Quoter,
     {
       provide: TokenTaxProbe,
-      inject: [ChainRegistry, ChainFamilies],
-      useFactory: (registry: ChainRegistry, families: ChainFamilies) => new TokenTaxProbe(registry, families),
+      inject: [ChainRegistry, ChainFamilies, Clock],
+      useFactory: (registry: ChainRegistry, families: ChainFamilies, clock: Clock) =>
+        new TokenTaxProbe(registry, families, clock),
     },
     {
       provide: UniswapV3Provider,

@@ -1,6 +1,6 @@
 import { catalogTokenAt, ChainRegistry } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
-import { TtlCache } from '@swapgw/runtime';
+import { Clock, TtlCache } from '@swapgw/runtime';
 import { getAddress, Interface, toQuantity } from 'ethers';
 import { TOKEN_TAX_PROBE_RUNTIME_CODE } from './token-tax-probe-code';
 import type { UniswapV2Deployment } from './uniswap-v2-deployments';
@@ -104,9 +104,10 @@ export class TokenTaxProbe {
   constructor(
     private readonly registry: ChainRegistry,
     private readonly families: ChainFamilies,
+    clock: Clock,
     ttlMs = TOKEN_TAX_TTL_MS,
   ) {
-    this.cache = new TtlCache({ ttlMs, maxEntries: 10_000 });
+    this.cache = new TtlCache({ ttlMs, maxEntries: 10_000, clock });
   }
 
   /** Whether `token` on `chain` is vouched for (its taxes are 0 without a probe). */

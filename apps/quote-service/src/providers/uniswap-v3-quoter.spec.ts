@@ -1,6 +1,7 @@
 import { ChainRegistry } from '@swapgw/chains';
 import { BlockScopedEvmProvider, type ChainFamilies } from '@swapgw/chains/families';
 import { getAddress, JsonRpcPayload, JsonRpcProvider, JsonRpcResult, Network, toQuantity } from 'ethers';
+import { ManualClock } from '@swapgw/runtime';
 import type { QuoteToken } from './quote-provider';
 import {
   QUOTER_V2_INTERFACE,
@@ -85,7 +86,7 @@ class FakeBaseNode extends BlockScopedEvmProvider {
 }
 
 describe('UniswapV3Quoter reads', () => {
-  let now: number;
+  let clock: ManualClock;
   let node: FakeBaseNode;
   let quoter: UniswapV3Quoter;
   let pools: Record<number, string>;
@@ -94,15 +95,14 @@ describe('UniswapV3Quoter reads', () => {
     quoter.quotePaths('base', usdc, weth, amount, signal);
 
   beforeEach(() => {
-    now = 1_795_000_000_000;
-    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    clock = new ManualClock(1_795_000_000_000);
     const registry = new ChainRegistry({ rpcUrls: { base: 'http://127.0.0.1:1' } });
     const deployment = registry.deployments('base')!.uniswapV3!;
     node = new FakeBaseNode(getAddress(deployment.quoterV2));
     const families: Pick<ChainFamilies, 'evmProvider'> = {
       evmProvider: () => node as unknown as JsonRpcProvider,
     };
-    quoter = new UniswapV3Quoter(registry, families as ChainFamilies);
+    quoter = new UniswapV3Quoter(registry, families as ChainFamilies, clock);
     const v3 = quoter.deployment('base')!;
     pools = Object.fromEntries(
       v3.feeTiers.map((fee) => [fee, quoter.poolAddress(v3, BASE_USDC, BASE_WETH, fee)]),
@@ -154,11 +154,11 @@ describe('UniswapV3Quoter reads', () => {
 
     node.deploy(pools[100], 100);
     node.head += 1;
-    now += V3_NO_POOL_TTL_MS - 1;
+    clock.atMs += V3_NO_POOL_TTL_MS - 1;
     expect((await quote()).map((q) => q.fees)).toEqual([[500], [3000]]);
     expect(node.count(pools[100], 'slot0')).toBe(1);
 
-    now += 1;
+    clock.atMs += 1;
     node.head += 1;
     expect((await quote()).map((q) => q.fees)).toEqual([[100], [500], [3000]]);
     expect(node.count(pools[100], 'slot0')).toBe(2);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChainRegistry, checksumEvmAddress } from '@swapgw/chains';
 import { ChainFamilies } from '@swapgw/chains/families';
-import { TtlCache } from '@swapgw/runtime';
+import { Clock, TtlCache } from '@swapgw/runtime';
 import { AbiCoder, getCreate2Address, Interface, keccak256 } from 'ethers';
 import { candidatePaths } from './path-search';
 import type { QuoteToken } from './quote-provider';
@@ -115,12 +115,15 @@ export interface V3PathQuote {
 @Injectable()
 export class UniswapV3Quoter {
   private readonly poolAddresses = new Map<string, string>();
-  private readonly noPool = new TtlCache<true>({ ttlMs: V3_NO_POOL_TTL_MS, maxEntries: NO_POOL_MAX_ENTRIES });
+  private readonly noPool: TtlCache<true>;
 
   constructor(
     private readonly registry: ChainRegistry,
     private readonly families: ChainFamilies,
-  ) {}
+    clock: Clock,
+  ) {
+    this.noPool = new TtlCache({ ttlMs: V3_NO_POOL_TTL_MS, maxEntries: NO_POOL_MAX_ENTRIES, clock });
+  }
 
   deployment(chainId: string): UniswapV3Deployment | undefined {
     return uniswapV3Deployment(this.registry, chainId);

@@ -17,6 +17,7 @@ import {
   toQuantity,
   Wallet,
 } from 'ethers';
+import { SystemClock } from '@swapgw/runtime';
 import {
   planOf,
   QuoteServiceOnDevnet,
@@ -95,7 +96,7 @@ describe('taxed tokens on the devnet (real anvil and PostgreSQL)', () => {
 
   it('measures TAX on chain: the configured buy and sell taxes, no restriction; DAI measures 0', async () => {
     const deployment = uniswapV2Deployment(service.registry, 'devnet-a')!;
-    const probe = new TokenTaxProbe(service.registry, families);
+    const probe = new TokenTaxProbe(service.registry, families, new SystemClock());
     const controller = new AbortController();
     const tax = await probe.measure(
       {

@@ -11,7 +11,7 @@ import {
 import { ChainFamilies } from '@swapgw/chains/families';
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
 import { Contract } from 'ethers';
-import { TtlCache } from '@swapgw/runtime';
+import { Clock, TtlCache } from '@swapgw/runtime';
 import type { QuoteToken } from '../providers/quote-provider';
 import { abortable } from '../providers/uniswap-v2-quoter';
 import { CatalogRepository, ResolvedTokenRow as TokenRow } from '../catalog/catalog.repository';
@@ -58,17 +58,17 @@ const NOT_IN_CATALOG = Symbol('not in the catalog');
 @Injectable()
 export class TokenResolver {
   /** Catalog rows by `<chain>:<SYMBOL>`; a symbol the catalog does not have is not remembered. */
-  private readonly bySymbol = new TtlCache<TokenRow>({
-    ttlMs: TOKEN_LOOKUP_TTL_MS,
-    maxEntries: MAX_CACHED_SYMBOLS,
-  });
+  private readonly bySymbol: TtlCache<TokenRow>;
 
   constructor(
     private readonly catalog: CatalogRepository,
     private readonly registry: ChainRegistry,
     /** Token metadata is read over the chain's bounded provider (RPC_TIMEOUT_MS). */
     private readonly families: ChainFamilies,
-  ) {}
+    clock: Clock,
+  ) {
+    this.bySymbol = new TtlCache({ ttlMs: TOKEN_LOOKUP_TTL_MS, maxEntries: MAX_CACHED_SYMBOLS, clock });
+  }
 
   async resolve(
     chain: ChainDescriptor,

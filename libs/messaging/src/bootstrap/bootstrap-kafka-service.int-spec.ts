@@ -4,7 +4,7 @@ import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservice
 import { IsString } from 'class-validator';
 import { Kafka, logLevel } from 'kafkajs';
 import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
-import { STARTUP_WARMUPS, StartupWarmup } from '@swapgw/runtime';
+import { GlobalClockModule, STARTUP_WARMUPS, StartupWarmup, SystemClock } from '@swapgw/runtime';
 import { waitFor } from '@swapgw/testing';
 import { ensureTopics, MissingTopicsError } from '../kafka/ensure-topics';
 import { kafkaHealth } from '../kafka/kafka-health';
@@ -43,6 +43,7 @@ class PingController {
 
 @Module({
   imports: [
+    GlobalClockModule.of(new SystemClock()),
     MessagingModule.forRoot({
       clientId: 'itest-ping-service',
       settings: testKafkaSettings('itest-ping-service'),
@@ -79,7 +80,11 @@ async function getJson(url: string): Promise<{ status: number; body: Record<stri
 describe('bootstrapKafkaService', () => {
   const settings = testKafkaSettings('itest-ping-service');
   let handle: KafkaServiceHandle | null = null;
-  const requester = new RequestReplyClient(testKafkaSettings('itest-ping-caller'), [topic]);
+  const requester = new RequestReplyClient(
+    testKafkaSettings('itest-ping-caller'),
+    [topic],
+    new SystemClock(),
+  );
 
   afterAll(async () => {
     await Promise.allSettled([handle?.close(), requester.close()]);
@@ -162,7 +167,11 @@ describe('bootstrapKafkaService', () => {
 describe('bootstrapKafkaService warm-ups (StartupWarmup)', () => {
   const settings = testKafkaSettings('itest-ping-warmup');
   const handles: KafkaServiceHandle[] = [];
-  const requester = new RequestReplyClient(testKafkaSettings('itest-ping-warmup-caller'), [topic]);
+  const requester = new RequestReplyClient(
+    testKafkaSettings('itest-ping-warmup-caller'),
+    [topic],
+    new SystemClock(),
+  );
 
   afterAll(async () => {
     await Promise.allSettled([...handles.map((handle) => handle.close()), requester.close()]);

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { HEARTBEAT_INTERVAL_BOUNDS, TopicSpec } from '@swapgw/contracts';
 import {
   cacheValidationMetadata,
+  Clock,
   closeOnSignals,
   initProcessMetrics,
   JsonLogger,
@@ -127,17 +128,6 @@ async function startKafkaService(
     },
     warmup: () => warmedUp,
   };
-  const heartbeat =
-    options.heartbeat === false
-      ? null
-      : new HeartbeatPublisher(settings, options.service, {
-          intervalMs:
-            options.heartbeat?.intervalMs ??
-            config?.HEARTBEAT_INTERVAL_MS ??
-            HEARTBEAT_INTERVAL_BOUNDS.default,
-          // Beats say "ready", exactly what /health/ready answers 200 for.
-          isReady: async () => (await healthBody(checks)).status === 'ok',
-        });
   const health = await startHealthServer(
     options.healthPort,
     options.healthHost ?? config?.HEALTH_HOST ?? '0.0.0.0',
@@ -167,6 +157,7 @@ async function startKafkaService(
       lanes: options.lanes,
       logger,
     });
+    const heartbeat = heartbeatPublisherOf(options, settings, checks, app);
     try {
       dataSource = app.get(DataSource, { strict: false });
     } catch {
@@ -222,6 +213,27 @@ async function startKafkaService(
     await closeServer(health);
     throw error;
   }
+}
+
+/**
+ * The service's heartbeats, sent while `checks` say ready; null when the options turn them off.
+ * Beats are stamped by the app's Clock (its global root module provides it), like its messages.
+ */
+function heartbeatPublisherOf(
+  options: KafkaServiceOptions,
+  settings: KafkaSettings,
+  checks: HealthChecks,
+  app: INestMicroservice,
+): HeartbeatPublisher | null {
+  if (options.heartbeat === false) return null;
+  return new HeartbeatPublisher(settings, options.service, app.get(Clock, { strict: false }), {
+    intervalMs:
+      options.heartbeat?.intervalMs ??
+      options.config?.HEARTBEAT_INTERVAL_MS ??
+      HEARTBEAT_INTERVAL_BOUNDS.default,
+    // Beats say "ready", exactly what /health/ready answers 200 for.
+    isReady: async () => (await healthBody(checks)).status === 'ok',
+  });
 }
 
 /**

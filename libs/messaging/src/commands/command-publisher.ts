@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import { CodedError, ErrorCode, ErrorCodes, MessageEnvelope } from '@swapgw/contracts';
-import { messagingMetrics, withTimeout } from '@swapgw/runtime';
+import { Clock, messagingMetrics, withTimeout } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
 import { contextHeaders, EnvelopeHeaders } from '../envelope/message-headers';
 import { kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
@@ -31,6 +31,8 @@ export class CommandPublisher {
 
   constructor(
     settings: KafkaSettings,
+    /** Stamps the commands' envelopes. */
+    private readonly clock: Clock,
     private readonly options: CommandPublisherOptions = {},
   ) {
     // Bounded retries: a caller is waiting; it is told 503 and retries with its idempotency key.
@@ -65,7 +67,7 @@ export class CommandPublisher {
 
   /** Sends the command; resolves with its envelope once Kafka acknowledged it, throws CodedError otherwise. */
   async send<P>(topic: string, type: string, aggregateId: string, payload: P): Promise<MessageEnvelope<P>> {
-    const envelope = createEnvelope(type, aggregateId, payload);
+    const envelope = createEnvelope(type, aggregateId, payload, this.clock);
     try {
       await withTimeout(
         (async () => {

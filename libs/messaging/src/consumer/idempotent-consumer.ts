@@ -3,8 +3,7 @@ import type { KafkaContext } from '@nestjs/microservices';
 import type { DataSource } from 'typeorm';
 import { MessageEnvelope } from '@swapgw/contracts';
 import { isDatabaseUnavailable, sqlLiteral, transactionStartingWith } from '@swapgw/persistence';
-import { messagingMetrics } from '@swapgw/runtime';
-import { publishDeadLetter } from '../dead-letter/dead-letter';
+import { Clock, messagingMetrics } from '@swapgw/runtime';
 import { runInMessageContext } from '../envelope/message-headers';
 import { parseEnvelope, parsePayload } from '../envelope/message-validation';
 import { schemaOf } from '../outbox/schema-of';
@@ -12,6 +11,7 @@ import {
   EventClaim,
   handledTypeOf,
   messageSource,
+  parkOnDeadLetterTopic,
   StreamHandler,
   StreamHandlers,
   withHeartbeat,
@@ -49,6 +49,8 @@ export class IdempotentConsumer {
   constructor(
     private readonly dataSource: DataSource,
     readonly consumerGroup: string,
+    /** Stamps what is parked on the DLQ. */
+    private readonly clock: Clock,
     options: IdempotentConsumerOptions = {},
   ) {
     this.maxAttempts = options.maxAttempts ?? 3;
@@ -161,7 +163,7 @@ export class IdempotentConsumer {
   ): Promise<ConsumeOutcome> {
     this.logger.warn({ msg: 'message parked on the dead-letter topic', reason, ...where });
     // If the DLQ write fails the error propagates: the message is redelivered rather than lost.
-    await publishDeadLetter(ctx.getProducer(), messageSource(ctx), reason, this.consumerGroup);
+    await parkOnDeadLetterTopic(ctx, reason, this.consumerGroup, this.clock.nowMs());
     return 'dead-lettered';
   }
 }

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { KafkaContext } from '@nestjs/microservices';
 import { MessageEnvelope } from '@swapgw/contracts';
-import { DeadLetterSource } from '../dead-letter/dead-letter';
+import { DeadLetterSource, publishDeadLetter } from '../dead-letter/dead-letter';
 import { PayloadClass } from '../envelope/message-validation';
 
 /** Responder handler for one request `type`. */
@@ -80,6 +80,19 @@ export function messageSource(ctx: KafkaContext): DeadLetterSource {
     value: message.value,
     headers: message.headers as Record<string, unknown> | undefined,
   };
+}
+
+/**
+ * Parks the message of `ctx` on its topic's dead-letter topic, saying why, which group gave up on it
+ * and when (`failedAtMs`, the consumer's Clock time).
+ */
+export function parkOnDeadLetterTopic(
+  ctx: KafkaContext,
+  reason: string,
+  consumerGroup: string,
+  failedAtMs: number,
+): Promise<void> {
+  return publishDeadLetter(ctx.getProducer(), messageSource(ctx), reason, consumerGroup, failedAtMs);
 }
 
 /**

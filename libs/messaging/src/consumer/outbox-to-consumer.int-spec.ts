@@ -6,6 +6,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { deadLetterTopicOf } from '@swapgw/contracts';
 import { waitFor } from '@swapgw/testing';
+import { GlobalClockModule, SystemClock } from '@swapgw/runtime';
 import { DeadLetterHeaders } from '../dead-letter/dead-letter';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { createKafkaMicroservice } from '../bootstrap/create-kafka-microservice';
@@ -103,6 +104,7 @@ function ledgerApp(dataSource: DataSource) {
   @Module({
     imports: [
       TestDatabaseModule,
+      GlobalClockModule.of(new SystemClock()),
       MessagingModule.forRoot({
         clientId: 'itest-ledger',
         groupId,
@@ -117,7 +119,7 @@ function ledgerApp(dataSource: DataSource) {
 
 describe('outbox relay to idempotent consumer over Kafka and PostgreSQL', () => {
   const settings = testKafkaSettings('itest-outbox');
-  const outbox = new Outbox();
+  const outbox = new Outbox(new SystemClock());
   let dataSource: DataSource;
   /** The consumer app's own DataSource, through a proxy that can make PostgreSQL unreachable. */
   let consumerDataSource: DataSource;

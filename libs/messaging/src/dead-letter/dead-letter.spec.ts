@@ -1,3 +1,4 @@
+import { ManualClock } from '@swapgw/runtime';
 import { deadLetterMessage, DeadLetterHeaders } from './dead-letter';
 
 describe('deadLetterMessage', () => {
@@ -35,13 +36,19 @@ describe('deadLetterMessage', () => {
     });
   });
 
+  it("says it failed at the time given (the caller's Clock), not the machine's", () => {
+    const clock = new ManualClock(Date.UTC(2031, 5, 15, 12, 30));
+    const { message } = deadLetterMessage(source, 'r', 'g', clock.nowMs());
+    expect(message.headers![DeadLetterHeaders.failedAt]).toBe('2031-06-15T12:30:00.000Z');
+  });
+
   it('keeps a value that is not JSON as it arrived and truncates very long reasons', () => {
-    const { message } = deadLetterMessage({ ...source, value: 'not json' }, 'x'.repeat(5000), 'g');
+    const { message } = deadLetterMessage({ ...source, value: 'not json' }, 'x'.repeat(5000), 'g', 0);
     expect(message.value).toBe('not json');
     expect((message.headers![DeadLetterHeaders.reason] as string).length).toBe(1000);
   });
 
   it('keeps a null value (tombstone) as null', () => {
-    expect(deadLetterMessage({ ...source, value: null }, 'r', 'g').message.value).toBeNull();
+    expect(deadLetterMessage({ ...source, value: null }, 'r', 'g', 0).message.value).toBeNull();
   });
 });

@@ -30,12 +30,15 @@ function headerValue(value: unknown): string | Buffer | undefined {
   return String(value);
 }
 
-/** The copy of `source` for the dead-letter topic: same key and value, original headers kept. */
+/**
+ * The copy of `source` for the dead-letter topic: same key and value, original headers kept, and
+ * why, where from and when (`failedAtMs`, the caller's Clock time) besides.
+ */
 export function deadLetterMessage(
   source: DeadLetterSource,
   reason: string,
   consumerGroup: string,
-  now = Date.now(),
+  failedAtMs: number,
 ): { topic: string; message: Message } {
   const headers: Record<string, string | Buffer> = {};
   for (const [name, value] of Object.entries(source.headers ?? {})) {
@@ -47,7 +50,7 @@ export function deadLetterMessage(
   headers[DeadLetterHeaders.originalPartition] = String(source.partition);
   headers[DeadLetterHeaders.originalOffset] = source.offset;
   headers[DeadLetterHeaders.consumerGroup] = consumerGroup;
-  headers[DeadLetterHeaders.failedAt] = new Date(now).toISOString();
+  headers[DeadLetterHeaders.failedAt] = new Date(failedAtMs).toISOString();
   const value =
     source.value === null || source.value === undefined
       ? null
@@ -65,8 +68,9 @@ export async function publishDeadLetter(
   source: DeadLetterSource,
   reason: string,
   consumerGroup: string,
+  failedAtMs: number,
 ): Promise<void> {
-  const { topic, message } = deadLetterMessage(source, reason, consumerGroup);
+  const { topic, message } = deadLetterMessage(source, reason, consumerGroup, failedAtMs);
   await producer.send({ topic, messages: [message], acks: -1 });
   messagingMetrics.deadLettered(source.topic);
   messagingMetrics.produced(topic, undefined);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Consumer, Kafka } from 'kafkajs';
 import { ServiceHeartbeat, ServiceHeartbeatTypes, Topics } from '@swapgw/contracts';
+import type { Clock } from '@swapgw/runtime';
 import { parseEnvelope, parsePayload } from '../envelope/message-validation';
 import { CONSUMER_TIMINGS, kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
 import { ServiceLiveness, ServiceLivenessTable } from './service-liveness';
@@ -11,7 +12,8 @@ export interface HeartbeatMonitorOptions {
   services: readonly string[];
   /** A service is down when none of its instances was heard from for this long. */
   timeoutMs: number;
-  clock?: () => number;
+  /** When a beat was heard, and whether a service or the monitor's own consumer went silent. */
+  clock: Clock;
 }
 
 /** kafkajs fetches at least every maxWaitTimeInMs (CONSUMER_TIMINGS: 1 s) while its connections live. */
@@ -29,7 +31,7 @@ const WATCHDOG_EVERY_MS = 5_000;
 export class HeartbeatMonitor {
   private readonly logger = new Logger(HeartbeatMonitor.name);
   private readonly table: ServiceLivenessTable;
-  private readonly clock: () => number;
+  private readonly clock: Clock;
   private consumer: Consumer | null = null;
   private joined = false;
   private lastFetchMs = 0;
@@ -44,7 +46,7 @@ export class HeartbeatMonitor {
     options: HeartbeatMonitorOptions,
   ) {
     this.table = new ServiceLivenessTable(options.services, options.timeoutMs);
-    this.clock = options.clock ?? Date.now;
+    this.clock = options.clock;
   }
 
   get timeoutMs(): number {
@@ -53,7 +55,7 @@ export class HeartbeatMonitor {
 
   /** Each watched service: up, down or unknown (see ServiceLiveness). */
   statuses(): Record<string, ServiceLiveness> {
-    return this.table.statuses(this.clock());
+    return this.table.statuses(this.clock.nowMs());
   }
 
   /** Whether its consumer is in its group now. */
@@ -95,7 +97,7 @@ export class HeartbeatMonitor {
       this.logger.debug({ msg: 'invalid heartbeat ignored', reason: beat.reason });
       return;
     }
-    this.table.heard(beat.envelope.payload.service, this.clock(), beat.envelope.occurredAtMs);
+    this.table.heard(beat.envelope.payload.service, this.clock.nowMs(), beat.envelope.occurredAtMs);
   }
 
   private async run(): Promise<void> {
@@ -109,13 +111,13 @@ export class HeartbeatMonitor {
     const groupId = `${this.settings.clientId}.heartbeats.${this.settings.instanceId}-${randomBytes(3).toString('hex')}`;
     const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false, ...CONSUMER_TIMINGS });
     this.consumer = consumer;
-    this.lastFetchMs = this.clock();
+    this.lastFetchMs = this.clock.nowMs();
     consumer.on(consumer.events.GROUP_JOIN, () => {
       this.joined = true;
       this.attempt = 0;
-      this.table.listening(this.clock());
+      this.table.listening(this.clock.nowMs());
     });
-    const fetched = () => (this.lastFetchMs = this.clock());
+    const fetched = () => (this.lastFetchMs = this.clock.nowMs());
     consumer.on(consumer.events.FETCH_START, fetched);
     consumer.on(consumer.events.FETCH, fetched);
     const left = () => (this.joined = false);
@@ -141,7 +143,7 @@ export class HeartbeatMonitor {
   /** No fetch for a while although it should be in its group: its connections are dead. */
   private checkStalled(): void {
     if (this.stopped || !this.consumer || this.replacing || this.retryTimer) return;
-    if (this.clock() - this.lastFetchMs > STALL_AFTER_MS)
+    if (this.clock.nowMs() - this.lastFetchMs > STALL_AFTER_MS)
       this.replace(this.consumer, `no fetch for ${STALL_AFTER_MS} ms`);
   }
 

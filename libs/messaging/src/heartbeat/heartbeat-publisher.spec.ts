@@ -1,15 +1,17 @@
 import { MessageEnvelope, ServiceHeartbeat, Topics } from '@swapgw/contracts';
+import { ManualClock } from '@swapgw/runtime';
 import { HeartbeatPublisher, HeartbeatRecord } from './heartbeat-publisher';
 import { heartbeatIntervalFromEnv } from './heartbeat-settings';
 import { HeartbeatMonitor } from './heartbeat-monitor';
 
 const settings = { brokers: ['127.0.0.1:1'], clientId: 'execution-planner', instanceId: 'planner-1' };
+const BEAT_CLOCK_MS = 1_763_700_000_000;
 
 function publisher(
   options: { ready?: () => boolean | Promise<boolean>; send?: (r: HeartbeatRecord) => Promise<void> } = {},
 ) {
   const sent: HeartbeatRecord[] = [];
-  const beats = new HeartbeatPublisher(settings, 'execution-planner', {
+  const beats = new HeartbeatPublisher(settings, 'execution-planner', new ManualClock(BEAT_CLOCK_MS), {
     intervalMs: 1000,
     isReady: options.ready ?? (() => true),
     send:
@@ -37,6 +39,7 @@ describe('HeartbeatPublisher', () => {
     expect(envelope).toMatchObject({
       type: 'service.heartbeat',
       version: 1,
+      occurredAtMs: BEAT_CLOCK_MS,
       aggregateId: 'execution-planner/planner-1',
       payload: { service: 'execution-planner', instanceId: 'planner-1', intervalMs: 1000 },
     });
@@ -101,18 +104,18 @@ describe('heartbeatIntervalFromEnv', () => {
 
 describe('HeartbeatMonitor.receive', () => {
   it('counts valid heartbeats of watched services and ignores anything else on the topic', () => {
-    let now = 1_000_000;
+    const clock = new ManualClock(1_000_000);
     const monitor = new HeartbeatMonitor(settings, {
       services: ['execution-planner', 'quote-service'],
       timeoutMs: 3000,
-      clock: () => now,
+      clock,
     });
     const beat = (payload: Record<string, unknown>, type = 'service.heartbeat') =>
       JSON.stringify({
         eventId: '7f0c1c3e-1b5e-4c8e-9d62-0a4b8e1f2a3b',
         type,
         version: 1,
-        occurredAtMs: now,
+        occurredAtMs: clock.nowMs(),
         aggregateId: 'k',
         payload,
       });
@@ -124,7 +127,7 @@ describe('HeartbeatMonitor.receive', () => {
     monitor.receive('not json');
     monitor.receive(null);
     expect(monitor.statuses()).toEqual({ 'execution-planner': 'up', 'quote-service': 'unknown' });
-    now += 3001;
+    clock.atMs += 3001;
     expect(monitor.statuses()).toEqual({ 'execution-planner': 'down', 'quote-service': 'down' });
     expect(Topics.serviceHeartbeats).toBe('service.heartbeats');
   });

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { PeriodicWork } from '@swapgw/runtime';
+import { Clock, PeriodicWork } from '@swapgw/runtime';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import {
   HEARTBEAT_INTERVAL_BOUNDS,
@@ -48,6 +48,8 @@ export class HeartbeatPublisher {
   constructor(
     private readonly settings: KafkaSettings,
     readonly service: string,
+    /** Stamps the beats' envelopes. */
+    private readonly clock: Clock,
     options: HeartbeatPublisherOptions = {},
   ) {
     this.intervalMs = options.intervalMs ?? HEARTBEAT_INTERVAL_BOUNDS.default;
@@ -92,7 +94,7 @@ export class HeartbeatPublisher {
       intervalMs: this.intervalMs,
     };
     const key = heartbeatKeyOf(this.service, this.settings.instanceId);
-    const envelope = createEnvelope(ServiceHeartbeatTypes.heartbeat, key, payload);
+    const envelope = createEnvelope(ServiceHeartbeatTypes.heartbeat, key, payload, this.clock);
     try {
       await this.sendRecord({ key, value: JSON.stringify(envelope) });
       if (this.failing)

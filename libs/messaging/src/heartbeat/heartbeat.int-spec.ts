@@ -1,5 +1,6 @@
 import { MONITORING_TOPICS } from '@swapgw/contracts';
 import { waitFor } from '@swapgw/testing';
+import { SystemClock } from '@swapgw/runtime';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { testKafkaSettings, uniqueSuffix } from '../testing/messaging-test-support';
 import { HeartbeatMonitor } from './heartbeat-monitor';
@@ -15,13 +16,14 @@ const TIMEOUT_MS = 1500;
 
 describe('heartbeats over Kafka', () => {
   let ready = true;
-  const publisher = new HeartbeatPublisher(testKafkaSettings(service), service, {
+  const publisher = new HeartbeatPublisher(testKafkaSettings(service), service, new SystemClock(), {
     intervalMs: INTERVAL_MS,
     isReady: () => ready,
   });
   const monitor = new HeartbeatMonitor(testKafkaSettings('itest-watcher'), {
     services: [service, silent],
     timeoutMs: TIMEOUT_MS,
+    clock: new SystemClock(),
   });
 
   beforeAll(async () => {

@@ -6,7 +6,13 @@ import { IsString } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
 import path from 'node:path';
-import { runWithRequestContext, startTelemetry, TelemetryHandle } from '@swapgw/runtime';
+import {
+  GlobalClockModule,
+  runWithRequestContext,
+  startTelemetry,
+  SystemClock,
+  TelemetryHandle,
+} from '@swapgw/runtime';
 import {
   OtlpReceiver,
   OtlpSpanKind,
@@ -107,6 +113,7 @@ function serviceModule(dataSource: DataSource) {
   @Module({
     imports: [
       TestDatabaseModule,
+      GlobalClockModule.of(new SystemClock()),
       MessagingModule.forRoot({
         clientId: service,
         groupId,
@@ -152,7 +159,11 @@ function sampleOf(text: string, name: string, labels: Record<string, string>): n
 
 describe('observability of a Kafka service (real Kafka and PostgreSQL)', () => {
   const settings = testKafkaSettings(service);
-  const requester = new RequestReplyClient(testKafkaSettings(`${service}-caller`), [requestTopic]);
+  const requester = new RequestReplyClient(
+    testKafkaSettings(`${service}-caller`),
+    [requestTopic],
+    new SystemClock(),
+  );
   const logLines: Array<Record<string, unknown>> = [];
   const originalWrite = process.stdout.write.bind(process.stdout);
   let dataSource: DataSource;

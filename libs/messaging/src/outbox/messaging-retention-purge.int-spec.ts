@@ -2,6 +2,7 @@ import { Test } from '@nestjs/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { waitFor } from '@swapgw/testing';
+import { GlobalClockModule, SystemClock } from '@swapgw/runtime';
 import { MessagingModule } from '../messaging.module';
 import {
   createTestDataSource,
@@ -201,6 +202,7 @@ describe('MessagingRetentionPurge', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         database,
+        GlobalClockModule.of(new SystemClock()),
         MessagingModule.forRoot({
           clientId: 'retention-it',
           groupId: `retention-it-${schema}`,

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { MessageHeaders } from '@swapgw/contracts';
 import { waitFor } from '@swapgw/testing';
+import { SystemClock } from '@swapgw/runtime';
 import { CreateMessagingTables1763700000000 } from './create-messaging-tables.migration';
 import { Outbox, OutboxMessage } from './outbox';
 import { OutboxMessageEntity } from './outbox-message.entity';
@@ -21,7 +22,7 @@ import {
  */
 describe('Outbox.rowsFor (the outbox rows as a CTE of the domain write)', () => {
   const schema = `msg_outbox_rows_${uniqueSuffix()}`;
-  const outbox = new Outbox();
+  const outbox = new Outbox(new SystemClock());
   let dataSource: DataSource;
   let listener: Client;
   /** Payloads of the NOTIFYs on the schema's outbox channel, in the order they arrived. */

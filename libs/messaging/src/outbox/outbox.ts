@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { MessageEnvelope } from '@swapgw/contracts';
+import type { Clock } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
 import { contextHeaders } from '../envelope/message-headers';
 import { outboxChannelOf, schemaOf } from './schema-of';
@@ -28,6 +29,9 @@ export interface OutboxRows<P = unknown> {
  * the change it announces was committed. The OutboxRelay publishes it afterwards.
  */
 export class Outbox {
+  /** `clock` stamps the envelopes (occurredAtMs). */
+  constructor(private readonly clock: Clock) {}
+
   async enqueue<P>(manager: EntityManager, message: OutboxMessage<P>): Promise<MessageEnvelope<P>> {
     const [envelope] = await this.enqueueAll(manager, [message]);
     return envelope;
@@ -42,7 +46,7 @@ export class Outbox {
     if (messages.length === 0) return [];
     const schema = schemaOf(manager.connection);
     const parameters: unknown[] = [outboxChannelOf(schema), JSON.stringify(contextHeaders())];
-    const { envelopes, rows } = rowsOf(messages, parameters, 2, '');
+    const { envelopes, rows } = rowsOf(messages, parameters, 2, '', this.clock);
     // One round trip: the rows (ids in VALUES order, the relay's publishing order), and a NOTIFY
     // delivered at commit only (NOTIFY is transactional and PostgreSQL folds a transaction's
     // identical ones into one), waking the relays right away.
@@ -76,7 +80,7 @@ export class Outbox {
     parameters.push(outboxChannelOf(schema), JSON.stringify(contextHeaders()));
     const channel = parameters.length - 1;
     // Parameters inside a sub-SELECT's VALUES are not typed by the target columns: cast them.
-    const { envelopes, rows } = rowsOf(messages, parameters, channel + 1, '::uuid');
+    const { envelopes, rows } = rowsOf(messages, parameters, channel + 1, '::uuid', this.clock);
     // RETURNING runs for every row written even though nothing reads this CTE: the NOTIFY, folded
     // into one per transaction by PostgreSQL, goes out at commit with the rows.
     const cte =
@@ -93,18 +97,20 @@ export class Outbox {
 /**
  * The envelopes of `messages` and their VALUES rows, in order, their values appended to
  * `parameters`; `headers` is the position of the headers parameter they share, `uuid` the cast of
- * the event id.
+ * the event id, `clock` what stamps the envelopes.
  */
 function rowsOf<P>(
   messages: OutboxMessage<P>[],
   parameters: unknown[],
   headers: number,
   uuid: string,
+  clock: Clock,
 ): { envelopes: MessageEnvelope<P>[]; rows: string } {
   const envelopes: MessageEnvelope<P>[] = [];
   const rows: string[] = [];
   for (const message of messages) {
-    const envelope = createEnvelope(message.type, message.aggregateId, message.payload, message.version ?? 1);
+    const { type, aggregateId, payload, version } = message;
+    const envelope = createEnvelope(type, aggregateId, payload, clock, version ?? 1);
     envelopes.push(envelope);
     parameters.push(envelope.eventId, message.topic, message.aggregateId, JSON.stringify(envelope));
     const n = parameters.length;

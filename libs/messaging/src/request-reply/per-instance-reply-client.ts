@@ -1,6 +1,7 @@
 import { ClientKafka } from '@nestjs/microservices';
 import type { KafkaOptions } from '@nestjs/microservices';
 import type { Kafka, TopicPartitionOffsetAndMetadata } from 'kafkajs';
+import type { Clock } from '@swapgw/runtime';
 import { withSuiteProducers } from '../kafka/traced-producer';
 import { ReplyClientLiveness, ReplyClientLivenessBounds } from './reply-client-liveness';
 
@@ -36,9 +37,9 @@ export class PerInstanceReplyClientKafka extends ClientKafka {
   private readonly uncommitted = new Map<string, TopicPartitionOffsetAndMetadata>();
   private commitTimer: NodeJS.Timeout | null = null;
 
-  constructor(options: Required<KafkaOptions>['options'], bounds: ReplyClientLivenessBounds) {
+  constructor(options: Required<KafkaOptions>['options'], bounds: ReplyClientLivenessBounds, clock: Clock) {
     super(options);
-    this.liveness = new ReplyClientLiveness(bounds);
+    this.liveness = new ReplyClientLiveness(bounds, clock);
   }
 
   protected override registerConsumerEventListeners(): void {

@@ -1,15 +1,15 @@
+import { ManualClock } from '@swapgw/runtime';
 import { ReplyClientLiveness } from './reply-client-liveness';
 
 describe('ReplyClientLiveness', () => {
-  let now = 0;
-  const liveness = () =>
-    new ReplyClientLiveness({ consumerStallMs: 10_000, producerStallMs: 35_000 }, () => now);
+  let clock: ManualClock;
+  const liveness = () => new ReplyClientLiveness({ consumerStallMs: 10_000, producerStallMs: 35_000 }, clock);
 
-  beforeEach(() => (now = 1_000_000));
+  beforeEach(() => (clock = new ManualClock(1_000_000)));
 
   it('never calls a client dead before its consumer first joined (the connect timeout bounds that)', () => {
     const l = liveness();
-    now += 60_000;
+    clock.atMs += 60_000;
     expect(l.deadReason()).toBeNull();
   });
 
@@ -18,7 +18,7 @@ describe('ReplyClientLiveness', () => {
     l.consumerProgressed();
     // A minute of slow responders: the consumer's long polls come back every second, replies or not.
     for (let s = 0; s < 60; s++) {
-      now += 1_000;
+      clock.atMs += 1_000;
       l.consumerProgressed();
       expect(l.deadReason()).toBeNull();
     }
@@ -27,9 +27,9 @@ describe('ReplyClientLiveness', () => {
   it('calls a client dead once its consumer has not started or finished a fetch for longer than the bound', () => {
     const l = liveness();
     l.consumerProgressed();
-    now += 10_000;
+    clock.atMs += 10_000;
     expect(l.deadReason()).toBeNull();
-    now += 1;
+    clock.atMs += 1;
     expect(l.deadReason()).toBe('the reply consumer has not fetched for 10001 ms');
     l.consumerProgressed();
     expect(l.deadReason()).toBeNull();
@@ -40,7 +40,7 @@ describe('ReplyClientLiveness', () => {
     l.consumerProgressed();
     const stuck = l.sendStarted();
     for (let s = 0; s < 40; s++) {
-      now += 1_000;
+      clock.atMs += 1_000;
       l.consumerProgressed();
       l.sendStarted()(); // later sends settle at once
     }

@@ -1,3 +1,5 @@
+import type { Clock } from '@swapgw/runtime';
+
 /**
  * How long a request-reply client may go without progress before it counts as dead.
  *
@@ -28,24 +30,24 @@ export class ReplyClientLiveness {
 
   constructor(
     private readonly bounds: ReplyClientLivenessBounds,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
 
   /** The reply consumer started or finished a fetch, or (re)joined its group. */
   consumerProgressed(): void {
-    this.lastConsumerProgressAt = this.now();
+    this.lastConsumerProgressAt = this.clock.nowMs();
   }
 
   /** A send was handed to the producer; call the returned function once it settled either way. */
   sendStarted(): () => void {
     const id = this.nextSendId++;
-    this.pendingSends.set(id, this.now());
+    this.pendingSends.set(id, this.clock.nowMs());
     return () => this.pendingSends.delete(id);
   }
 
   /** Why the client is dead, or null while it shows signs of life. */
   deadReason(): string | null {
-    const now = this.now();
+    const now = this.clock.nowMs();
     const stalledForMs = this.lastConsumerProgressAt === null ? 0 : now - this.lastConsumerProgressAt;
     if (stalledForMs > this.bounds.consumerStallMs)
       return `the reply consumer has not fetched for ${stalledForMs} ms`;

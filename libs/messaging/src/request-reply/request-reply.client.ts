@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Admin, Kafka, KafkaConfig, Partitioners } from 'kafkajs';
 import { Observable, Subscription } from 'rxjs';
 import { CodedError, ErrorCodes, replyTopicOf } from '@swapgw/contracts';
-import { messagingMetrics, RequestReplyOutcome } from '@swapgw/runtime';
+import { Clock, messagingMetrics, RequestReplyOutcome } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
 import { contextHeaders } from '../envelope/message-headers';
 import { CONSUMER_TIMINGS, kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
@@ -119,6 +119,8 @@ export class RequestReplyClient {
   constructor(
     private readonly settings: KafkaSettings,
     readonly requestTopics: readonly string[],
+    /** Times each request's wait (timeoutMs, waitLonger), stamps its envelope and judges liveness. */
+    private readonly clock: Clock,
     private readonly options: RequestReplyClientOptions = {},
   ) {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
@@ -186,6 +188,7 @@ export class RequestReplyClient {
         send: { acks: -1 },
       },
       this.livenessBounds,
+      this.clock,
     );
     for (const topic of this.requestTopics) client.subscribeToResponseOf(topic);
     // After a fatal consumer crash (e.g. no group coordinator after a broker restart) the next
@@ -266,9 +269,10 @@ export class RequestReplyClient {
     if (!this.requestTopics.includes(topic)) {
       throw new Error(`RequestReplyClient was not configured to send to ${topic} (requestTopics)`);
     }
-    const startedAt = Date.now();
+    const startedAt = this.clock.nowMs();
+    const elapsedMs = () => this.clock.nowMs() - startedAt;
     const observe = (outcome: RequestReplyOutcome) =>
-      messagingMetrics.requestReply(topic, type, outcome, (Date.now() - startedAt) / 1000);
+      messagingMetrics.requestReply(topic, type, outcome, elapsedMs() / 1000);
     let client: PerInstanceReplyClientKafka;
     try {
       client = await this.readyClient(timeoutMs, topic, type);
@@ -276,8 +280,8 @@ export class RequestReplyClient {
       observe('unavailable');
       throw error;
     }
-    const envelope = createEnvelope(type, aggregateId, payload, options.version ?? 1);
-    const remainingMs = Math.max(1, timeoutMs - (Date.now() - startedAt));
+    const envelope = createEnvelope(type, aggregateId, payload, this.clock, options.version ?? 1);
+    const remainingMs = Math.max(1, timeoutMs - elapsedMs());
     let reply: unknown;
     try {
       // Counted when handed to the producer: Nest's ClientKafka does not surface the broker's ack.
@@ -285,9 +289,10 @@ export class RequestReplyClient {
       reply = await firstReplyWithin(
         client.send(topic, { key: aggregateId, value: envelope, headers: contextHeaders() }),
         remainingMs,
+        this.clock,
         options.waitLonger && {
           ...options.waitLonger,
-          upToMs: Math.max(1, options.waitLonger.upToMs - (Date.now() - startedAt)),
+          upToMs: Math.max(1, options.waitLonger.upToMs - elapsedMs()),
         },
       );
     } catch (error) {
@@ -305,7 +310,7 @@ export class RequestReplyClient {
       throw new CodedError(
         ErrorCodes.SERVICE_UNAVAILABLE,
         timedOut
-          ? `No answer to ${type} within ${Date.now() - startedAt} ms`
+          ? `No answer to ${type} within ${elapsedMs()} ms`
           : `Could not send ${type}: messaging unavailable`,
         { topic, type },
       );
@@ -491,10 +496,16 @@ async function whileLeadershipSettles<T>(task: () => Promise<T>, attempts = 8): 
 /**
  * The first value of `replies` within `timeoutMs`, or, past it, while `waitLonger` still holds (up
  * to its `upToMs` from now); else a ReplyTimeout. Unsubscribing on the timeout drops the request's
- * correlation entry, as rxjs's timeout operator would.
+ * correlation entry, as rxjs's timeout operator would. How long it waited is `clock`'s time: the
+ * timers only say when to look again.
  */
-function firstReplyWithin<T>(replies: Observable<T>, timeoutMs: number, waitLonger?: WaitLonger): Promise<T> {
-  const startedAt = Date.now();
+function firstReplyWithin<T>(
+  replies: Observable<T>,
+  timeoutMs: number,
+  clock: Clock,
+  waitLonger?: WaitLonger,
+): Promise<T> {
+  const startedAt = clock.nowMs();
   return new Promise<T>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     // A container first: a reply delivered during subscribe() settles before that call returns, and
@@ -509,7 +520,7 @@ function firstReplyWithin<T>(replies: Observable<T>, timeoutMs: number, waitLong
       finish();
     };
     const onDeadline = () => {
-      const waitedMs = Date.now() - startedAt;
+      const waitedMs = clock.nowMs() - startedAt;
       if (waitLonger && waitedMs < waitLonger.upToMs && waitLonger.stillWaiting()) {
         timer = setTimeout(onDeadline, Math.min(WAIT_LONGER_CHECK_MS, waitLonger.upToMs - waitedMs));
         return;

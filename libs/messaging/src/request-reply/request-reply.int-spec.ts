@@ -6,6 +6,7 @@ import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import type { ISocketFactory } from 'kafkajs';
 import { CodedError, ErrorCodes, replyTopicOf, deadLetterTopicOf } from '@swapgw/contracts';
 import { waitFor } from '@swapgw/testing';
+import { GlobalClockModule, SystemClock } from '@swapgw/runtime';
 import { ensureTopics } from '../kafka/ensure-topics';
 import { createKafkaMicroservice } from '../bootstrap/create-kafka-microservice';
 import { MessagingModule } from '../messaging.module';
@@ -64,6 +65,7 @@ class EchoController {
 
 @Module({
   imports: [
+    GlobalClockModule.of(new SystemClock()),
     MessagingModule.forRoot({ clientId: 'itest-responder', settings: testKafkaSettings('itest-responder') }),
   ],
   controllers: [EchoController],
@@ -91,6 +93,7 @@ class SlowController {
 
 @Module({
   imports: [
+    GlobalClockModule.of(new SystemClock()),
     MessagingModule.forRoot({
       clientId: 'itest-slow-responder',
       settings: testKafkaSettings('itest-slow-responder'),
@@ -130,6 +133,7 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
       const client = new RequestReplyClient(
         testKafkaSettings('itest-gateway', instanceId),
         [requestTopic, silentTopic],
+        new SystemClock(),
         {
           defaultTimeoutMs: 20000,
         },
@@ -193,7 +197,11 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
   });
 
   it('answers an in-flight request while another requester instance joins and leaves', async () => {
-    const third = new RequestReplyClient(testKafkaSettings('itest-gateway', `c-${suffix}`), [requestTopic]);
+    const third = new RequestReplyClient(
+      testKafkaSettings('itest-gateway', `c-${suffix}`),
+      [requestTopic],
+      new SystemClock(),
+    );
     const inFlight = requesters[0].request<{ text: string }>(requestTopic, 'echo.say', 'agg-slow', {
       text: 'slow',
       delayMs: 1500,
@@ -254,9 +262,11 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
   });
 
   it('waits past its timeout for a busy responder while told to, and no longer than told', async () => {
-    const client = new RequestReplyClient(testKafkaSettings('itest-gateway', `longer-${suffix}`), [
-      slowTopic,
-    ]);
+    const client = new RequestReplyClient(
+      testKafkaSettings('itest-gateway', `longer-${suffix}`),
+      [slowTopic],
+      new SystemClock(),
+    );
     try {
       await client.connect();
       const slow = (n: number, waitLonger: { stillWaiting: () => boolean; upToMs: number }) => {
@@ -300,6 +310,7 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     const client = new RequestReplyClient(
       testKafkaSettings('itest-gateway', `slow-${suffix}`),
       [requestTopic, slowTopic],
+      new SystemClock(),
       {
         liveness: { consumerStallMs: 3000 },
       },
@@ -350,6 +361,7 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     const client = new RequestReplyClient(
       testKafkaSettings('itest-gateway', `dead-${suffix}`),
       [requestTopic],
+      new SystemClock(),
       {
         liveness: { consumerStallMs: 3000 },
         kafkaConfig: { socketFactory },
@@ -391,6 +403,7 @@ describe('request-reply over Kafka (two requesters, one responder)', () => {
     const unreachable = new RequestReplyClient(
       { brokers: ['127.0.0.1:1'], clientId: 'itest-down', instanceId: suffix },
       [requestTopic],
+      new SystemClock(),
     );
     try {
       const error = await unreachable

@@ -2,8 +2,8 @@ import type { KafkaContext } from '@nestjs/microservices';
 import type { ProducerRecord } from 'kafkajs';
 import { IsString } from 'class-validator';
 import { CodedError } from '@swapgw/contracts';
-import { currentRequestContext } from '@swapgw/runtime';
-import { RequestResponder } from './request-responder';
+import { currentRequestContext, ManualClock } from '@swapgw/runtime';
+import { DEFAULT_STALE_AFTER_MS, RequestResponder } from './request-responder';
 
 class Greeting {
   @IsString()
@@ -42,7 +42,8 @@ const envelope = (payload: Record<string, unknown>, type = 'greeting.say', occur
 });
 
 describe('RequestResponder', () => {
-  const responder = new RequestResponder('greeter', {}, () => NOW);
+  const clock = new ManualClock(NOW);
+  const responder = new RequestResponder('greeter', clock);
   let calls: Greeting[];
   let seenRequestId: string | undefined;
   const handlers = {
@@ -59,6 +60,7 @@ describe('RequestResponder', () => {
   };
 
   beforeEach(() => {
+    clock.atMs = NOW;
     calls = [];
     seenRequestId = undefined;
   });
@@ -100,6 +102,7 @@ describe('RequestResponder', () => {
       'x-original-partition': '2',
       'x-original-offset': '41',
       'x-dlq-consumer-group': 'greeter',
+      'x-dlq-failed-at': new Date(NOW).toISOString(),
     });
   });
 
@@ -122,5 +125,23 @@ describe('RequestResponder', () => {
     const reply = await responder.respond(old, fakeContext(old, []), handlers);
     expect(reply).toMatchObject({ ok: false, error: { code: 'SERVICE_UNAVAILABLE' } });
     expect(calls).toHaveLength(0);
+  });
+
+  it('judges the age of a request by its Clock alone: the same request is handled, then skipped once the clock passes the bound', async () => {
+    const request = envelope({ name: 'ada' }, 'greeting.say', NOW);
+    clock.atMs = NOW + DEFAULT_STALE_AFTER_MS;
+    await expect(responder.respond(request, fakeContext(request, []), handlers)).resolves.toMatchObject({
+      ok: true,
+    });
+    clock.atMs += 1;
+    await expect(responder.respond(request, fakeContext(request, []), handlers)).resolves.toEqual({
+      ok: false,
+      error: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Request greeting.say expired before it was handled',
+        details: { ageMs: DEFAULT_STALE_AFTER_MS + 1 },
+      },
+    });
+    expect(calls).toHaveLength(1);
   });
 });

@@ -1,11 +1,16 @@
 import { Logger } from '@nestjs/common';
 import type { KafkaContext } from '@nestjs/microservices';
 import { ErrorCodes, ReplyEnvelope, replyError, replyOk, replyTopicOf } from '@swapgw/contracts';
-import { messagingMetrics } from '@swapgw/runtime';
-import { publishDeadLetter } from '../dead-letter/dead-letter';
+import { Clock, messagingMetrics } from '@swapgw/runtime';
 import { runInMessageContext } from '../envelope/message-headers';
 import { parseEnvelope, parsePayload } from '../envelope/message-validation';
-import { handledTypeOf, messageSource, RequestHandlers, withHeartbeat } from '../consumer/message-handlers';
+import {
+  handledTypeOf,
+  messageSource,
+  parkOnDeadLetterTopic,
+  RequestHandlers,
+  withHeartbeat,
+} from '../consumer/message-handlers';
 import { isUnexpectedError, replyErrorOf } from './reply-errors';
 
 export interface RequestResponderOptions {
@@ -28,8 +33,9 @@ export class RequestResponder {
 
   constructor(
     private readonly consumerGroup: string,
+    /** Judges a request's age (staleAfterMs) and stamps what is parked on the DLQ. */
+    private readonly clock: Clock,
     private readonly options: RequestResponderOptions = {},
-    private readonly now: () => number = Date.now,
   ) {}
 
   async respond(
@@ -62,7 +68,7 @@ export class RequestResponder {
         return this.reject(ctx, `no handler for type ${envelope.type}`, { type: envelope.type }, where);
       const payload = parsePayload(envelope, handler.payload);
       if (!payload.ok) return this.reject(ctx, payload.reason, { problems: payload.problems }, where);
-      const ageMs = this.now() - envelope.occurredAtMs;
+      const ageMs = this.clock.nowMs() - envelope.occurredAtMs;
       const staleAfterMs = this.options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
       if (ageMs > staleAfterMs) {
         // Its requester gave up long ago (a backlog after an outage, or a new group reading old
@@ -126,7 +132,7 @@ export class RequestResponder {
   ): Promise<ReplyEnvelope<never>> {
     this.logger.warn({ msg: 'invalid request parked on the dead-letter topic', reason, ...where });
     try {
-      await publishDeadLetter(ctx.getProducer(), messageSource(ctx), reason, this.consumerGroup);
+      await parkOnDeadLetterTopic(ctx, reason, this.consumerGroup, this.clock.nowMs());
     } catch (error) {
       this.logger.error({
         msg: 'could not publish to the dead-letter topic',

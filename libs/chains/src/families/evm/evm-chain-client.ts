@@ -111,7 +111,13 @@ export class EvmChainClientImpl implements EvmChainClient {
       };
     }
     try {
-      const state = await readPayloadChainState(this.provider, this.evmChainId, request.from, request.call);
+      const state = await readPayloadChainState(
+        this.provider,
+        this.evmChainId,
+        request.from,
+        request.call,
+        nowMs,
+      );
       const built = buildEvmSigningPayload(request.from, request.call, state, policy);
       return {
         kind: 'ready',

@@ -1,5 +1,6 @@
 import { FeeData, type Provider } from 'ethers';
-import { recentFeeData } from './recent-fee-data';
+import { ManualClock } from '@swapgw/runtime';
+import { FEE_DATA_MAX_AGE_MS, recentFeeData } from './recent-fee-data';
 
 /** A provider whose fee suggestions are numbered by how often it was asked. */
 function countingProvider(fail = false): { provider: Provider; reads: () => number } {
@@ -26,10 +27,14 @@ describe('recentFeeData', () => {
     expect(answers.map((f) => f.maxFeePerGas)).toEqual([100n, 100n, 100n]);
   });
 
-  it('reads again once the suggestion is a second old', async () => {
+  it("reads again once the suggestion is a second old by the caller's clock, whatever the machine's says", async () => {
     const { provider, reads } = countingProvider();
-    await recentFeeData(provider, 1_000);
-    const later = await recentFeeData(provider, 2_000);
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    await recentFeeData(provider, clock.nowMs());
+    clock.atMs += FEE_DATA_MAX_AGE_MS - 1;
+    expect((await recentFeeData(provider, clock.nowMs())).maxFeePerGas).toBe(100n);
+    clock.atMs += 1;
+    const later = await recentFeeData(provider, clock.nowMs());
     expect(reads()).toBe(2);
     expect(later.maxFeePerGas).toBe(200n);
   });

@@ -15,11 +15,12 @@ const recent = new WeakMap<Provider, Entry>();
  * within `maxAgeMs` (and by concurrent callers while one read is in flight). `getFeeData` is three
  * RPC calls and a parsed block; a burst of builds would otherwise read it once per payload, while a
  * payload's fees are a suggestion the wallet signs within minutes anyway. A failed read is not kept.
- * Sends by the service's own relayers read fees fresh, not through this.
+ * Sends by the service's own relayers read fees fresh, not through this. `nowMs` is the caller's
+ * Clock time: whether the kept suggestion is still young enough is its decision.
  */
 export function recentFeeData(
   provider: Provider,
-  nowMs = Date.now(),
+  nowMs: number,
   maxAgeMs = FEE_DATA_MAX_AGE_MS,
 ): Promise<FeeData> {
   const entry = recent.get(provider);

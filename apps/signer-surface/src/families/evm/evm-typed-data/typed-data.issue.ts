@@ -21,7 +21,7 @@ export const typedDataIssue: SponsoredPayloadIssue<GasSponsor> = {
       return { kind: 'invalid', reason: `a ${spec.family} step issued as typed data` };
     const { sponsored } = spec;
     const { provider, evmChainId } = lookup.client;
-    const fees = await recentFeeData(provider);
+    const fees = await recentFeeData(provider, nowMs);
     const gasEstimate = sponsoredGasOf(sponsored);
     const feePerGas = fees.maxFeePerGas ?? fees.gasPrice ?? 0n;
     const estimatedCostWei = gasEstimate * feePerGas;
