@@ -256,7 +256,7 @@ async function createKeys(env) {
 
 async function startInfrastructure() {
   const kafkaPromise = (async () => {
-    const port = await freePortRun(39092, 2);
+    const port = await freePortRun(28092, 2);
     const kafka = await startKafka({ port, dataDir: path.join(runDir, 'kafka'), useEnv: false, heapMb: 512 });
     started.push({ name: 'kafka', stop: kafka.stop });
     if (kafka.pid) measuredProcesses.push({ name: 'kafka broker', pid: kafka.pid });
@@ -287,7 +287,7 @@ async function startInfrastructure() {
   });
   const devnetPromise = (async () => {
     const manifest = path.join(runDir, 'devnet', 'manifest.json');
-    const portA = await freePortRun(38545, 2);
+    const portA = await freePortRun(28545, 2);
     const devnet = await startDevnet({
       manifest,
       portA,
@@ -320,7 +320,7 @@ async function startApps(infra) {
     RATE_LIMIT_REQUESTS: '1000000000',
   };
   const services = APPS.filter((a) => a !== 'gateway');
-  const healthBase = await freePortRun(39101, services.length);
+  const healthBase = await freePortRun(28101, services.length);
   // Sponsored gas, as `npm start` runs it: every family's sponsor keys of the devnet.
   const sponsorKeys = sponsorKeysEnv(sponsorKeysOf(infra.DEVNET_MANIFEST));
   // Also in `base`, which the scenarios' process gets: the scaled soak's extra signer-surface
@@ -372,8 +372,8 @@ async function startApps(infra) {
     // Each gateway's ports are found free right before it starts (the gateway before it is bound by
     // then): a port found long before, while other apps start, may be taken by another run meanwhile.
     // Its GET /metrics is on a port of its own (METRICS_PORT), apart from the API.
-    g.port = await freePortRun(39300);
-    g.metricsPort = await freePortRun(39400);
+    g.port = await freePortRun(28300);
+    g.metricsPort = await freePortRun(28400);
     metricsTargets.push({ app: g.name, url: `http://127.0.0.1:${g.metricsPort}/metrics` });
     const env = {
       ...appEnv('gateway', base, { gatewayPort: g.port }),
