@@ -33,7 +33,12 @@ export class AppModule {
       exports: [QuoteServiceConfig, Clock],
       imports: [
         TypeOrmModule.forRoot(serviceDataSourceOptions(quoteDatabaseOptions(config.databaseUrl))),
-        MessagingModule.forRoot({ config, clientId: SERVICE_NAME, groupId: options.groupId ?? SERVICE_NAME }),
+        MessagingModule.forRoot({
+          config,
+          clientId: SERVICE_NAME,
+          groupId: options.groupId ?? SERVICE_NAME,
+          lanes: CONSUMER_LANES,
+        }),
         CatalogModule,
         QuoteModule,
         QuoteServiceWarmupModule,

@@ -12,6 +12,7 @@ import {
 import { DataSource } from 'typeorm';
 import { Clock } from '@swapgw/runtime';
 import { IdempotentConsumer, IdempotentConsumerOptions } from './consumer/idempotent-consumer';
+import { ConsumerLane, laneGroupIdOf } from './kafka/key-ordered-kafka-server';
 import { KafkaSettings } from './kafka/kafka-settings';
 import {
   kafkaSettingsOf,
@@ -53,10 +54,15 @@ interface MessagingModuleBaseOptions {
    */
   retention?: MessagingRetentionOptions | false;
   /**
-   * Lag of `groupId` sampled into swapgw_kafka_consumer_lag_messages every intervalMs (default
-   * 15 s); false turns it off. Only with a groupId.
+   * Lag of `groupId`, and of its lanes' groups, sampled into swapgw_kafka_consumer_lag_messages
+   * every intervalMs (default 15 s); false turns it off. Only with a groupId.
    */
   consumerLag?: { intervalMs?: number } | false;
+  /**
+   * The consumer lanes the app's Kafka server runs (the same list bootstrapKafkaService gets): each
+   * lane's group (`<groupId>-<name>`) has its lag sampled with the app's own group.
+   */
+  lanes?: readonly ConsumerLane[];
 }
 
 /**
@@ -205,7 +211,12 @@ export class MessagingModule {
         const intervalMs = options.consumerLag?.intervalMs;
         providers.push({
           provide: ConsumerLagSampler,
-          useFactory: () => new ConsumerLagSampler(settings, group, intervalMs),
+          useFactory: () =>
+            new ConsumerLagSampler(
+              settings,
+              [group, ...(options.lanes ?? []).map((lane) => laneGroupIdOf(group, lane))],
+              intervalMs,
+            ),
         });
         exported.push(ConsumerLagSampler);
       }

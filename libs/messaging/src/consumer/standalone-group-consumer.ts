@@ -105,7 +105,7 @@ export class StandaloneGroupConsumer {
         },
       });
       if (await stopped()) return;
-      this.lagSampler = new ConsumerLagSampler(settings, groupId);
+      this.lagSampler = new ConsumerLagSampler(settings, [groupId]);
       this.lagSampler.start();
       this.logger.log({ msg: 'consumer group running', group: groupId, topics });
     } catch (error) {

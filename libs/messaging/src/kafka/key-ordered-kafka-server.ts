@@ -37,10 +37,15 @@ const asksToRejoin = (error: unknown): boolean =>
  * its last fetch has been handled, so a request on a busy consumer waits for all that fetch held.
  */
 export interface ConsumerLane {
-  /** Suffix of the lane's consumer group: `<groupId>-<name>`. */
+  /** Suffix of the lane's consumer group: `<groupId>-<name>` (laneGroupIdOf). */
   name: string;
   /** Topics only the lane consumes (each must have a handler). */
   topics: readonly string[];
+}
+
+/** The consumer group of an app's lane: its offsets, lag and ACLs are the lane's own. */
+export function laneGroupIdOf(groupId: string, lane: Pick<ConsumerLane, 'name'>): string {
+  return `${groupId}-${lane.name}`;
 }
 
 /** One kafkajs consumer of the server: the main one or a lane's, with what its batches share. */
@@ -174,7 +179,7 @@ export class KeyOrderedKafkaServer extends ServerKafka {
     const client = this.client as unknown as Kafka;
     const consumer = client.consumer({
       ...(this.options.consumer as Parameters<Kafka['consumer']>[0]),
-      groupId: `${this.groupId}-${lane.name}`,
+      groupId: laneGroupIdOf(this.groupId, lane),
     }) as unknown as Consumer;
     const run = this.runOf(consumer, [...lane.topics]);
     this.trackRejoin(run);

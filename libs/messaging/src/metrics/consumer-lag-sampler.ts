@@ -6,11 +6,12 @@ import { kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
 export const DEFAULT_CONSUMER_LAG_INTERVAL_MS = 15_000;
 
 /**
- * Samples the lag of one consumer group into `swapgw_kafka_consumer_lag_messages`: the group's
- * committed offsets (one OffsetFetch) against the high watermarks of the topics it has offsets
- * for (one ListOffsets per topic), every `intervalMs`. Bounded by the group's own topics, on one
- * admin connection, and never more than one sample in flight. A failed sample is logged at debug
- * and leaves the last values: lag is a dashboard number, not something to crash or spam about.
+ * Samples the lag of an app's consumer groups (its main group and its lanes' groups) into
+ * `swapgw_kafka_consumer_lag_messages`: each group's committed offsets (one OffsetFetch) against
+ * the high watermarks of the topics it has offsets for (one ListOffsets per topic), every
+ * `intervalMs`. Bounded by the groups' own topics, on one admin connection, and never more than
+ * one sample in flight. A failed sample is logged at debug and leaves the last values: lag is a
+ * dashboard number, not something to crash or spam about.
  */
 export class ConsumerLagSampler {
   private readonly logger = new Logger(ConsumerLagSampler.name);
@@ -20,7 +21,7 @@ export class ConsumerLagSampler {
 
   constructor(
     private readonly settings: KafkaSettings,
-    readonly groupId: string,
+    readonly groupIds: readonly string[],
     private readonly intervalMs = DEFAULT_CONSUMER_LAG_INTERVAL_MS,
   ) {}
 
@@ -47,7 +48,7 @@ export class ConsumerLagSampler {
         .catch((error: Error) =>
           this.logger.debug({
             msg: 'consumer lag sample failed',
-            groupId: this.groupId,
+            groupIds: this.groupIds,
             error: error.message,
           }),
         )
@@ -58,19 +59,21 @@ export class ConsumerLagSampler {
 
   private async sampleOnce(): Promise<void> {
     const admin = await this.connectedAdmin();
-    const committed = await admin.fetchOffsets({ groupId: this.groupId });
-    const topicOffsets = new Map<string, PartitionOffsets[]>();
-    for (const { topic } of committed) {
-      const offsets = await admin.fetchTopicOffsets(topic);
-      topicOffsets.set(
-        topic,
-        offsets.map((o) => ({ partition: o.partition, low: o.low, high: o.high })),
+    for (const groupId of this.groupIds) {
+      const committed = await admin.fetchOffsets({ groupId });
+      const topicOffsets = new Map<string, PartitionOffsets[]>();
+      for (const { topic } of committed) {
+        const offsets = await admin.fetchTopicOffsets(topic);
+        topicOffsets.set(
+          topic,
+          offsets.map((o) => ({ partition: o.partition, low: o.low, high: o.high })),
+        );
+      }
+      const flat = committed.flatMap(({ topic, partitions }) =>
+        partitions.map((p) => ({ topic, partition: p.partition, offset: p.offset })),
       );
+      messagingMetrics.consumerLag(groupId, consumerLagOf(flat, topicOffsets));
     }
-    const flat = committed.flatMap(({ topic, partitions }) =>
-      partitions.map((p) => ({ topic, partition: p.partition, offset: p.offset })),
-    );
-    messagingMetrics.consumerLag(this.groupId, consumerLagOf(flat, topicOffsets));
   }
 
   private async connectedAdmin(): Promise<Admin> {
