@@ -11,7 +11,8 @@ import {
 } from 'kafkajs';
 import { parseAllDocuments } from 'yaml';
 import { freePortsBesides } from './free-port';
-import { freeConsecutivePorts, KafkaBroker, retryOnPortClash, startKafkaBroker } from './kafka-broker';
+import { freeConsecutivePorts } from './free-port';
+import { KafkaBroker, retryOnPortClash, startKafkaBroker } from './kafka-broker';
 import { repoRoot } from './test-env';
 
 // A test broker that authorizes as production does: Kafka's StandardAuthorizer with no access

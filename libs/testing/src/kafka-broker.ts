@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { FaultProxy } from './fault-proxy';
-import { freePort } from './free-port';
+import { freeConsecutivePorts } from './free-port';
 import { repoRoot } from './test-env';
 
 const execFileAsync = promisify(execFile);
@@ -148,22 +148,4 @@ export async function startKafkaBrokerBehindProxy(): Promise<ProxiedKafkaBroker>
     await proxy.stop();
     throw error;
   }
-}
-
-/** A free port whose successor is free too (the broker's controller listens on port + 1). */
-export async function freeConsecutivePorts(): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const port = await freePort();
-    if (port < 65535 && (await isFree(port + 1))) return port;
-  }
-  throw new Error('no two consecutive free ports found');
-}
-
-async function isFree(port: number): Promise<boolean> {
-  const net = await import('node:net');
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { freePortsBesides } from './free-port';
-import { freeConsecutivePorts, KafkaBroker, retryOnPortClash, startKafkaBroker } from './kafka-broker';
+import { freeConsecutivePorts } from './free-port';
+import { KafkaBroker, retryOnPortClash, startKafkaBroker } from './kafka-broker';
 import { makeTestCertificates, TestCertificates } from './test-certificates';
 
 export interface SecuredKafkaBroker {
