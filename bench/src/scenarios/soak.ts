@@ -480,7 +480,8 @@ export async function runSoak(
     readRpcCounters(metricsTargets()),
     readAnswerHistograms(options.gatewayMetricsUrl),
   ]);
-  const serverReady = await readServerReady(options.databaseUrl, [...new Set(record.swapIds)], startEpochMs);
+  const distinct = [...new Set(record.swapIds)];
+  const serverReady = await readServerReady(options.databaseUrl, distinct, startEpochMs);
   const rpc = rpcCallsBetween(rpcBefore, rpcAfter, record.readyTimes.length, (app) =>
     companion?.lastRpcReading?.(app),
   );
@@ -494,7 +495,6 @@ export async function runSoak(
     await readRecycles(options.gatewayMetricsUrl, options.gatewayLogFile),
   );
 
-  const distinct = [...new Set(record.swapIds)];
   const ledger = distinct.length > 0 ? await readSwapLedger(options.databaseUrl, distinct) : [];
   const anomalies = ledgerAnomalies(ledger);
   const verdicts = ledgerVerdicts(ledger);

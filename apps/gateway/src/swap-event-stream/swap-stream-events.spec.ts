@@ -1,6 +1,7 @@
 import { ErrorCodes, SwapEventTypes } from '@swapgw/contracts';
 import { syncResponseOf } from '../swap/swap-responses';
 import type { SwapViewEntity } from '../swap/swap-view.entity';
+import { swapViewOf } from '../swap/swap-view.fixture';
 import {
   parseLastEventId,
   SSE_KEEP_ALIVE,
@@ -12,27 +13,13 @@ import {
 const SWAP_ID = '6f1c0f3e-5a4b-4c2d-9e8f-0a1b2c3d4e5f';
 
 function view(overrides: Partial<SwapViewEntity> = {}): SwapViewEntity {
-  return {
+  return swapViewOf({
     swapId: SWAP_ID,
     owner: 'alice',
-    status: 'planning',
-    stepCurrent: 1,
-    stepTotal: 2,
-    payload: null,
-    expiresAtMs: null,
-    readyAtMs: null,
-    executionHints: null,
-    clientHints: null,
-    pendingReason: null,
-    lastTxHash: null,
-    confirmations: null,
-    confirmationsRequired: null,
-    failureReason: null,
-    failureDetails: null,
     createdAtMs: 1_000,
     updatedAtMs: 2_000,
     ...overrides,
-  } as SwapViewEntity;
+  });
 }
 
 /** What an SSE client parses out of one frame. */
