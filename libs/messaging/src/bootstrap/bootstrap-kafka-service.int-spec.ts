@@ -1,11 +1,10 @@
-import { createServer } from 'node:net';
 import { Controller, DynamicModule, Module } from '@nestjs/common';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { IsString } from 'class-validator';
 import { Kafka, logLevel } from 'kafkajs';
 import { deadLetterTopicOf, replyTopicOf } from '@swapgw/contracts';
 import { GlobalClockModule, STARTUP_WARMUPS, StartupWarmup, SystemClock } from '@swapgw/runtime';
-import { waitFor } from '@swapgw/testing';
+import { freePort, waitFor } from '@swapgw/testing';
 import { ensureTopics, MissingTopicsError } from '../kafka/ensure-topics';
 import { kafkaHealth } from '../kafka/kafka-health';
 import { MessagingModule } from '../messaging.module';
@@ -59,17 +58,6 @@ function pingServiceWithWarmups(warmups: StartupWarmup[]): DynamicModule {
     module: PingServiceModule,
     providers: [{ provide: STARTUP_WARMUPS, useValue: warmups }],
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {

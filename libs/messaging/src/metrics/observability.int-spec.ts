@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { Controller, Global, Logger, Module } from '@nestjs/common';
 import { Ctx, KafkaContext, MessagePattern, Payload } from '@nestjs/microservices';
 import { TopicEvents } from '../consumer/topic-events.decorator';
@@ -14,6 +13,7 @@ import {
   TelemetryHandle,
 } from '@swapgw/runtime';
 import {
+  freePort,
   OtlpReceiver,
   OtlpSpanKind,
   readReceivedMetrics,
@@ -127,17 +127,6 @@ function serviceModule(dataSource: DataSource) {
   })
   class ObservedServiceModule {}
   return ObservedServiceModule;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Value of one sample in Prometheus text, by metric name and exact label set (any order). */
