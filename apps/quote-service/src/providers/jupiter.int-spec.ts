@@ -117,7 +117,8 @@ function verifiesFor(user: Keypair, transaction: VersionedTransaction): boolean 
 describe('Jupiter provider against a local server speaking its Swap API (real PostgreSQL)', () => {
   const jupiter = new FakeJupiterServer();
   const user = Keypair.generate();
-  const bench = ProviderTestBench.forSuite(jupiter, () => ({ QUOTE_PROVIDER_TIMEOUT_MS: '500' }));
+  // A generous deadline for a busy CI machine; the case that times out takes an app of its own.
+  const bench = ProviderTestBench.forSuite(jupiter, () => ({ QUOTE_PROVIDER_TIMEOUT_MS: '10000' }));
   const withEnv = (env: Record<string, string>) => bench.app(env);
   let service: QuoteTestApp;
 
@@ -377,9 +378,14 @@ describe('Jupiter provider against a local server speaking its Swap API (real Po
       ),
     ).toBe('QUOTE_UPSTREAM_FAILED');
     jupiter.quote = () => undefined; // never answers: the provider deadline (500 ms) aborts it
+    const impatient = await withEnv({
+      JUPITER_API_URL: `${jupiter.url}/swap/v1`,
+      JUPITER_API_KEY: 'test-key',
+      QUOTE_PROVIDER_TIMEOUT_MS: '500',
+    });
     expect(
       await errorCodeOf(
-        service.quotes.create({
+        impatient.quotes.create({
           fromChain: 'solana',
           toChain: 'solana',
           tokenIn: 'SOL',

@@ -122,7 +122,8 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
     service = await withEnv({
       ZEROX_API_URL: zeroX.url,
       ZEROX_API_KEY: API_KEY,
-      QUOTE_PROVIDER_TIMEOUT_MS: '500',
+      // Generous for a busy CI machine; the slow-0x case takes an app of its own.
+      QUOTE_PROVIDER_TIMEOUT_MS: '10000',
     });
   });
 
@@ -409,6 +410,11 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
   );
 
   it('aborts the request and answers QUOTE_UPSTREAM_FAILED when 0x is slower than the provider deadline', async () => {
+    const impatient = await withEnv({
+      ZEROX_API_URL: zeroX.url,
+      ZEROX_API_KEY: API_KEY,
+      QUOTE_PROVIDER_TIMEOUT_MS: '500',
+    });
     let closedEarly = false;
     zeroX.handler = ({ url }, res) => {
       const timer = setTimeout(() => json(res, 200, zeroXQuote(url, 1n)), 3_000);
@@ -417,11 +423,9 @@ describe('0x provider against a local server speaking the Swap API v2 (real Post
         clearTimeout(timer);
       });
     };
-    const started = Date.now();
-    await expect(errorCodeOf(service.quotes.create({ ...usdcToWeth, amount: '1' }))).resolves.toBe(
+    await expect(errorCodeOf(impatient.quotes.create({ ...usdcToWeth, amount: '1' }))).resolves.toBe(
       'QUOTE_UPSTREAM_FAILED',
     );
-    expect(Date.now() - started).toBeLessThan(1_500);
     // The provider's fetch honoured the AbortSignal: the connection closed before 0x answered.
     for (const deadline = Date.now() + 1_000; !closedEarly && Date.now() < deadline;)
       await new Promise((resolve) => setTimeout(resolve, 10));
