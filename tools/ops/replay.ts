@@ -9,7 +9,12 @@
  * service that owns the group first, run the replay, then start it again. See docs/runbook.md, "Replaying a topic".
  */
 import { Admin, Kafka, logLevel } from 'kafkajs';
-import { KafkaSecurity, kafkajsSecurityOptions, kafkaSecurityFrom } from '@swapgw/messaging';
+import {
+  commitGroupOffsets,
+  KafkaSecurity,
+  kafkajsSecurityOptions,
+  kafkaSecurityFrom,
+} from '@swapgw/messaging';
 
 export interface ReplayOptions {
   brokers: string[];
@@ -48,7 +53,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
             offset: p.low,
           }))
         : await admin.fetchTopicOffsetsByTimestamp(options.topic, options.fromTimestampMs);
-    await admin.setOffsets({ groupId: options.group, topic: options.topic, partitions });
+    await commitGroupOffsets(kafka, admin, options.group, [{ topic: options.topic, partitions }]);
     return {
       topic: options.topic,
       group: options.group,

@@ -2,6 +2,7 @@ export * from './kafka/kafka-settings';
 export * from './kafka/consumer-concurrency';
 export * from './kafka/key-ordered-kafka-server';
 export * from './kafka/ensure-topics';
+export * from './kafka/group-offsets';
 export * from './kafka/kafka-health';
 export * from './kafka/kafka-security';
 export * from './envelope/create-envelope';

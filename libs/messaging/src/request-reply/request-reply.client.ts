@@ -7,6 +7,7 @@ import { Clock, messagingMetrics, RequestReplyOutcome } from '@swapgw/runtime';
 import { createEnvelope } from '../envelope/create-envelope';
 import { contextHeaders } from '../envelope/message-headers';
 import { CONSUMER_TIMINGS, kafkaClientConfig, KafkaSettings } from '../kafka/kafka-settings';
+import { commitGroupOffsets } from '../kafka/group-offsets';
 import { ownReplyPartitionAssigner } from './own-reply-partition';
 import { PerInstanceReplyClientKafka, replyConsumerRunOptions } from './per-instance-reply-client';
 import { ReplyClientLivenessBounds } from './reply-client-liveness';
@@ -222,7 +223,7 @@ export class RequestReplyClient {
   }
 
   /** An admin client for one short task. */
-  private async withAdmin<T>(retries: number, task: (admin: Admin) => Promise<T>): Promise<T> {
+  private async withAdmin<T>(retries: number, task: (admin: Admin, kafka: Kafka) => Promise<T>): Promise<T> {
     // Few retries: connect() is retried by every request while Kafka is away, and a long retry
     // loop here would keep a shutting-down process alive.
     const kafka = new Kafka(
@@ -234,22 +235,24 @@ export class RequestReplyClient {
     const admin = kafka.admin();
     try {
       await admin.connect();
-      return await task(admin);
+      return await task(admin, kafka);
     } finally {
       await admin.disconnect().catch(() => undefined);
     }
   }
 
   private startAtEndOfReplyTopics(groupId: string, replyTopics: string[]): Promise<void> {
-    return this.withAdmin(3, async (admin) => {
-      for (const topic of replyTopics) {
-        const offsets = await whileLeadershipSettles(() => admin.fetchTopicOffsets(topic));
-        await admin.setOffsets({
-          groupId,
+    return this.withAdmin(3, async (admin, kafka) => {
+      const ends = await Promise.all(
+        replyTopics.map(async (topic) => ({
           topic,
-          partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })),
-        });
-      }
+          partitions: (await whileLeadershipSettles(() => admin.fetchTopicOffsets(topic))).map((o) => ({
+            partition: o.partition,
+            offset: o.high,
+          })),
+        })),
+      );
+      await commitGroupOffsets(kafka, admin, groupId, ends);
     });
   }
 
