@@ -12,6 +12,9 @@ export interface TopicOffsets {
  */
 const COMMITTING_FETCH_WAIT_MS = 50;
 
+/** Members tried in turn when one crashes (a coordinator still loading on a broker that just started). */
+const COMMIT_ATTEMPTS = 5;
+
 /**
  * Commits `offsets` for `groupId`, every topic in one go, for a group with no member (a fresh one,
  * or one whose consumers are stopped): a short-lived member joins, seeks every partition (kafkajs
@@ -30,31 +33,51 @@ export async function commitGroupOffsets(
 ): Promise<void> {
   const wanted = offsets.filter((t) => t.partitions.length > 0);
   if (wanted.length === 0) return;
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await commitOnce(kafka, admin, groupId, wanted, deadline - Date.now());
+    } catch (error) {
+      // A coordinator still loading (a broker that just started) crashes the member: a new one
+      // tries again, a few times, within the deadline.
+      const pauseMs = 200 * attempt;
+      if (attempt >= COMMIT_ATTEMPTS || Date.now() + pauseMs >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+}
+
+/** One member joins, seeks every partition, and leaves once the commits read back as asked. */
+async function commitOnce(
+  kafka: Kafka,
+  admin: Admin,
+  groupId: string,
+  wanted: TopicOffsets[],
+  timeoutMs: number,
+): Promise<void> {
   const consumer = kafka.consumer({
     groupId,
     maxWaitTimeInMs: COMMITTING_FETCH_WAIT_MS,
     allowAutoTopicCreation: false,
+    // A crash ends this member (the seeks it holds die with it); commitGroupOffsets starts another.
+    retry: { retries: 2, restartOnFailure: async () => false },
   });
+  let timer: NodeJS.Timeout | undefined;
   await consumer.connect();
   try {
     await consumer.subscribe({ topics: wanted.map((t) => t.topic), fromBeginning: true });
-    const committed = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
+    await new Promise<void>((resolve, reject) => {
+      timer = setTimeout(
         () => reject(new Error(`offsets of group ${groupId} not committed within ${timeoutMs} ms`)),
         timeoutMs,
       );
       let checking = false;
       // Seeks are committed at the start of a fetch, broker by broker: after each fetch, read back.
-      const removeFetch = consumer.on(consumer.events.FETCH, () => {
+      consumer.on(consumer.events.FETCH, () => {
         if (checking) return;
         checking = true;
         void committedAsAsked(admin, groupId, wanted)
-          .then((done) => {
-            if (!done) return;
-            clearTimeout(timer);
-            removeFetch();
-            resolve();
-          }, reject)
+          .then((done) => done && resolve(), reject)
           .finally(() => {
             checking = false;
           });
@@ -66,8 +89,8 @@ export async function commitGroupOffsets(
       for (const { topic, partitions } of wanted)
         for (const { partition, offset } of partitions) consumer.seek({ topic, partition, offset });
     });
-    await committed;
   } finally {
+    clearTimeout(timer);
     await consumer.disconnect();
   }
 }
