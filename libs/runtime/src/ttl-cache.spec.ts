@@ -62,4 +62,71 @@ describe('TtlCache', () => {
     expect(await cache.getOrLoad('b', source.load)).toBe('v2');
     expect(await cache.getOrLoad('a', source.load)).toBe('v4');
   });
+
+  describe('with a stale window', () => {
+    /** A load that answers when told to, or fails. */
+    const gated = () => {
+      let loads = 0;
+      const pending: { resolve: (v: string) => void; reject: (e: Error) => void }[] = [];
+      return {
+        load: () =>
+          new Promise<string>((resolve, reject) => {
+            loads += 1;
+            pending.push({ resolve: () => resolve(`v${loads}`), reject });
+          }),
+        answer: () => pending.shift()!.resolve(''),
+        fail: () => pending.shift()!.reject(new Error('busy')),
+        loads: () => loads,
+      };
+    };
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+    it('serves the expired value at once while one reload runs, then the reloaded one', async () => {
+      const cache = new TtlCache<string>({ ttlMs: 100, staleMs: 1_000, maxEntries: 10, clock });
+      const source = gated();
+      const first = cache.getOrLoad('a', source.load);
+      source.answer();
+      expect(await first).toBe('v1');
+      clock.atMs += 100;
+      // Expired: both callers get v1 without waiting, and only one reload starts.
+      expect(
+        await Promise.all([cache.getOrLoad('a', source.load), cache.getOrLoad('a', source.load)]),
+      ).toEqual(['v1', 'v1']);
+      expect(source.loads()).toBe(2);
+      source.answer();
+      await settle();
+      expect(await cache.getOrLoad('a', source.load)).toBe('v2');
+      expect(source.loads()).toBe(2);
+    });
+
+    it('keeps serving the stale value when the reload fails, and tries again on the next call', async () => {
+      const cache = new TtlCache<string>({ ttlMs: 100, staleMs: 1_000, maxEntries: 10, clock });
+      const source = gated();
+      const first = cache.getOrLoad('a', source.load);
+      source.answer();
+      await first;
+      clock.atMs += 500;
+      expect(await cache.getOrLoad('a', source.load)).toBe('v1');
+      source.fail();
+      await settle();
+      expect(await cache.getOrLoad('a', source.load)).toBe('v1');
+      expect(source.loads()).toBe(3);
+      source.answer();
+      await settle();
+      expect(await cache.getOrLoad('a', source.load)).toBe('v3');
+    });
+
+    it('waits for a load once the value is older than the time to live and the stale window', async () => {
+      const cache = new TtlCache<string>({ ttlMs: 100, staleMs: 1_000, maxEntries: 10, clock });
+      const source = gated();
+      const first = cache.getOrLoad('a', source.load);
+      source.answer();
+      await first;
+      clock.atMs += 1_100;
+      const waiting = cache.getOrLoad('a', source.load);
+      source.fail();
+      await expect(waiting).rejects.toThrow('busy');
+      expect(cache.peek('a')).toBeUndefined();
+    });
+  });
 });

@@ -3,7 +3,13 @@ import type { Clock } from './clock';
 export interface TtlCacheOptions {
   /** How long a loaded value is served; 0 turns the cache off (every call loads). */
   ttlMs: number;
-  /** Bound on entries: expired ones go first, then the oldest. */
+  /**
+   * How long past its time to live a value is still served while a reload runs behind it (and goes
+   * on being served when that reload fails): the caller never waits for a key it has seen within
+   * `ttlMs + staleMs`. 0 (the default): an expired value is never served.
+   */
+  staleMs?: number;
+  /** Bound on entries: expired ones (past the stale window too) go first, then the oldest. */
   maxEntries: number;
   /** What time it is when an entry is kept and when its expiry is checked. */
   clock: Clock;
@@ -16,7 +22,8 @@ interface Entry<V> {
 
 /**
  * A small in-process cache with a time to live and single flight: concurrent misses of one key
- * share one load, and a load that fails is not remembered (the next call tries again).
+ * share one load, and a load that fails is not remembered (the next call tries again). With
+ * `staleMs`, an expired value is served while one reload refreshes it in the background.
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
@@ -31,9 +38,22 @@ export class TtlCache<V> {
   async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     if (this.options.ttlMs <= 0) return load();
     const hit = this.entries.get(key);
-    if (hit && hit.expiresAtMs > this.now()) return hit.value;
+    const now = this.now();
+    if (hit && hit.expiresAtMs > now) return hit.value;
     const inFlight = this.loading.get(key);
-    if (inFlight) return inFlight;
+    if (hit && hit.expiresAtMs + this.staleMs > now) {
+      // A failed background reload keeps the stale value; the next call past the TTL tries again.
+      if (!inFlight) this.startLoad(key, load).catch(() => undefined);
+      return hit.value;
+    }
+    return inFlight ?? this.startLoad(key, load);
+  }
+
+  private get staleMs(): number {
+    return this.options.staleMs ?? 0;
+  }
+
+  private startLoad(key: string, load: () => Promise<V>): Promise<V> {
     const loaded = load()
       .then((value) => {
         this.set(key, value);
@@ -60,7 +80,8 @@ export class TtlCache<V> {
     const now = this.now();
     this.entries.delete(key);
     if (this.entries.size >= this.options.maxEntries) {
-      for (const [k, entry] of this.entries) if (entry.expiresAtMs <= now) this.entries.delete(k);
+      for (const [k, entry] of this.entries)
+        if (entry.expiresAtMs + this.staleMs <= now) this.entries.delete(k);
       // Maps iterate in insertion order: drop the oldest when everything is still fresh.
       if (this.entries.size >= this.options.maxEntries)
         this.entries.delete(this.entries.keys().next().value as string);

@@ -1,5 +1,5 @@
 import { CodedError, ErrorCodes } from '@swapgw/contracts';
-import { loadConfig, SystemClock } from '@swapgw/runtime';
+import { loadConfig, ManualClock, SystemClock } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import type { ServiceClient } from '../messaging/service-client';
 import { CatalogService } from './catalog.service';
@@ -18,8 +18,8 @@ class FakeServices implements Pick<ServiceClient, 'unordered'> {
   }
 }
 
-const serviceOf = (services: FakeServices, env: Record<string, string> = {}) =>
-  new CatalogService(services as unknown as ServiceClient, loadConfig(GatewayConfig, env), new SystemClock());
+const serviceOf = (services: FakeServices, env: Record<string, string> = {}, clock = new SystemClock()) =>
+  new CatalogService(services as unknown as ServiceClient, loadConfig(GatewayConfig, env), clock);
 const tokens = (query: Partial<ListTokensQuery>) => query as ListTokensQuery;
 
 describe('CatalogService', () => {
@@ -59,6 +59,43 @@ describe('CatalogService', () => {
     const catalog = serviceOf(services, { CATALOG_CACHE_TTL_MS: '0' });
     await catalog.chains();
     await catalog.chains();
+    expect(services.calls).toHaveLength(2);
+  });
+
+  it('serves an expired answer while quote-service does not answer, up to CATALOG_CACHE_STALE_MS; then 502', async () => {
+    const services = new FakeServices();
+    const clock = new ManualClock(1_000_000);
+    const catalog = serviceOf(
+      services,
+      { CATALOG_CACHE_TTL_MS: '5000', CATALOG_CACHE_STALE_MS: '60000' },
+      clock,
+    );
+    const first = await catalog.chains();
+    expect(catalog.freshUntil(first)).toBe(1_005_000);
+
+    clock.atMs += 30_000;
+    services.failNext = true;
+    // Expired and quote-service away: the last answer, at once; the reload behind it failed.
+    expect(await catalog.chains()).toBe(first);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(services.calls).toHaveLength(2);
+    // Not fresh: the edge of cached reads never keeps it.
+    expect(catalog.freshUntil(first)! < clock.nowMs()).toBe(true);
+
+    clock.atMs += 40_000; // 70 s after the load: past 5 s + 60 s
+    services.failNext = true;
+    await expect(catalog.chains()).rejects.toMatchObject({ code: 'DISCOVERY_UPSTREAM_UNAVAILABLE' });
+  });
+
+  it('serves the reloaded answer once quote-service answers again', async () => {
+    const services = new FakeServices();
+    const clock = new ManualClock(1_000_000);
+    const catalog = serviceOf(services, {}, clock);
+    await catalog.chains();
+    clock.atMs += 6_000;
+    expect(await catalog.chains()).toEqual({ items: ['answer 1'] });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await catalog.chains()).toEqual({ items: ['answer 2'] });
     expect(services.calls).toHaveLength(2);
   });
 });

@@ -22,10 +22,12 @@ const MAX_CACHED_QUERIES = 1_000;
 /**
  * Catalog reads as request-reply calls to quote-service, which owns chains, tokens and pairs
  * (unordered: spread over the topic's partitions, answered in parallel), answered from a per-instance
- * cache for CATALOG_CACHE_TTL_MS, with one call for concurrent identical reads. Its codes
- * (INVALID_CURSOR, UNKNOWN_CHAIN, DISCOVERY_UPSTREAM_UNAVAILABLE) pass through and are never cached;
- * a catalog that does not answer in time is the discovery upstream being unavailable: 502, as the
- * spec lists.
+ * cache for CATALOG_CACHE_TTL_MS, with one call for concurrent identical reads; for
+ * CATALOG_CACHE_STALE_MS after that, the expired answer is served while one reload runs behind it
+ * (a busy or restarting quote-service costs catalog reads nothing). Its codes (INVALID_CURSOR,
+ * UNKNOWN_CHAIN, DISCOVERY_UPSTREAM_UNAVAILABLE) pass through and are never cached; a catalog that
+ * does not answer in time, with nothing to serve, is the discovery upstream being unavailable: 502,
+ * as the spec lists. Only fresh answers go to the edge of cached reads (`freshUntil`).
  */
 @Injectable()
 export class CatalogService {
@@ -40,6 +42,7 @@ export class CatalogService {
   ) {
     this.cache = new TtlCache({
       ttlMs: config.CATALOG_CACHE_TTL_MS,
+      staleMs: config.CATALOG_CACHE_STALE_MS,
       maxEntries: MAX_CACHED_QUERIES,
       clock,
     });

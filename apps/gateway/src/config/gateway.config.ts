@@ -92,6 +92,18 @@ export class GatewayConfig extends MessagingEnvironment {
   @Max(300_000)
   CATALOG_CACHE_TTL_MS: number = 5_000;
 
+  /**
+   * How long past CATALOG_CACHE_TTL_MS a catalog answer is still served while one reload runs behind
+   * it, and while reloads fail: a catalog read never waits behind a flood of quotes on a busy
+   * quote-service, nor answers 502 while it restarts. Past this window (or for a query never asked
+   * before) the read waits for quote-service, and 502 DISCOVERY_UPSTREAM_UNAVAILABLE when it does
+   * not answer. 0: an expired answer is never served.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  CATALOG_CACHE_STALE_MS: number = 300_000;
+
   /** Stored idempotent responses are replayable at least this long (spec: at least 24 h). */
   @IsInt()
   @Min(24)
