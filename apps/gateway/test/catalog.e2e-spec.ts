@@ -69,8 +69,17 @@ describe('catalog endpoints', () => {
     // A key of its own: its rate-limit count starts here and nobody else spends it.
     const caller = api(gatewayUrl, await createApiKey(`catalog-edge-${randomUUID().slice(0, 8)}`));
     const before = await edgeAnswers();
-    const first = await caller.get('/chains'); // the full path: authenticates the key, fills the catalog cache
-    const second = await caller.get('/chains', { headers: { 'X-Request-Id': 'edge-test-0001' } });
+    // The full path answers first: it authenticates the key and leaves a fresh catalog answer at the
+    // edge. An answer served stale (cached longer ago than the TTL, by an earlier read of the shared
+    // stack) is not left there and is reloaded behind it: the read is repeated, a moment apart, until
+    // the next one is answered at the edge.
+    let first = await caller.get('/chains');
+    let second = await caller.get('/chains', { headers: { 'X-Request-Id': 'edge-test-0001' } });
+    for (let attempt = 1; (await edgeAnswers()) < before + 1 && attempt < 10; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      first = second;
+      second = await caller.get('/chains', { headers: { 'X-Request-Id': 'edge-test-0001' } });
+    }
     expect(await edgeAnswers()).toBeGreaterThanOrEqual(before + 1);
 
     expect([first.status, second.status]).toEqual([200, 200]);

@@ -98,4 +98,21 @@ describe('CatalogService', () => {
     expect(await catalog.chains()).toEqual({ items: ['answer 2'] });
     expect(services.calls).toHaveLength(2);
   });
+
+  it('asks for the chains once at start, so that the first reads find them cached', async () => {
+    const services = new FakeServices();
+    const catalog = serviceOf(services);
+    catalog.onApplicationBootstrap();
+    expect(await catalog.chains()).toEqual({ items: ['answer 1'] });
+    expect(services.calls.map((c) => c.type)).toEqual(['catalog.chains.list']);
+  });
+
+  it('starts even when quote-service does not answer its first ask', async () => {
+    const services = new FakeServices();
+    services.failNext = true;
+    const catalog = serviceOf(services);
+    catalog.onApplicationBootstrap();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await catalog.chains()).toEqual({ items: ['answer 2'] });
+  });
 });

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import {
   CatalogMessageTypes,
   ErrorCodes,
@@ -30,7 +30,7 @@ const MAX_CACHED_QUERIES = 1_000;
  * as the spec lists. Only fresh answers go to the edge of cached reads (`freshUntil`).
  */
 @Injectable()
-export class CatalogService {
+export class CatalogService implements OnApplicationBootstrap {
   private readonly cache: TtlCache<unknown>;
   /** When each loaded answer stops being fresh (answers are objects parsed from a reply, one per load). */
   private readonly freshUntilOf = new WeakMap<object, number>();
@@ -46,6 +46,14 @@ export class CatalogService {
       maxEntries: MAX_CACHED_QUERIES,
       clock,
     });
+  }
+
+  /**
+   * Asks for the chains once at start, not waited for: a flood that arrives with the first clients
+   * finds them in the cache (served stale past the TTL), not behind its own quotes.
+   */
+  onApplicationBootstrap(): void {
+    this.chains().catch(() => undefined);
   }
 
   /** Until when `answer` (as returned by this service) is served from the cache; undefined when it is not cached. */
