@@ -1,7 +1,9 @@
 import { ServerKafka } from '@nestjs/microservices';
+import { logLevel } from 'kafkajs';
 import { KeyOrderedKafkaServer } from './key-ordered-kafka-server';
 import {
   kafkaClientConfig,
+  kafkajsLogMethod,
   kafkaMicroserviceOptions,
   kafkaServerOptions,
   kafkaSettingsFromEnv,
@@ -77,5 +79,29 @@ describe('kafka settings', () => {
     expect(strategy).toBeInstanceOf(KeyOrderedKafkaServer);
     expect(strategy).toBeInstanceOf(ServerKafka); // Nest's routing, replies and unwrap() unchanged
     expect(kafkaMicroserviceOptions(settings, 'gateway').strategy).not.toBe(strategy);
+  });
+
+  it("logs a broker's transient answers (a coordinator loading, a leadership election) as warnings, other errors as errors", () => {
+    const response = (error: string) => ({
+      message: 'Response GroupCoordinator(key: 10, version: 2)',
+      error,
+    });
+    expect(kafkajsLogMethod(logLevel.ERROR, response('The group coordinator is not available'))).toBe('warn');
+    expect(
+      kafkajsLogMethod(
+        logLevel.ERROR,
+        response("The coordinator is loading and hence can't process requests for this group"),
+      ),
+    ).toBe('warn');
+    expect(
+      kafkajsLogMethod(
+        logLevel.ERROR,
+        response('Not authorized to access group: Group authorization failed.'),
+      ),
+    ).toBe('error');
+    expect(kafkajsLogMethod(logLevel.ERROR, { message: 'Crash: KafkaJSNumberOfRetriesExceeded' })).toBe(
+      'error',
+    );
+    expect(kafkajsLogMethod(logLevel.INFO, { message: 'Starting' })).toBe('log');
   });
 });

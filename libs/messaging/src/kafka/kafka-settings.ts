@@ -80,14 +80,37 @@ const KAFKAJS_LEVEL: Record<number, 'error' | 'warn' | 'log' | 'debug'> = {
   [logLevel.DEBUG]: 'debug',
 };
 
+/**
+ * Kafka's answers while a broker starts or moves leadership (kafkajs's messages; every one is
+ * retriable, and kafkajs retries it): kafkajs logs each such answer as an error, although nothing
+ * failed yet. They are logged as warnings; what gives up after them still logs its own error.
+ */
+const TRANSIENT_BROKER_ANSWERS = new Set([
+  'The group coordinator is not available',
+  "The coordinator is loading and hence can't process requests for this group",
+  'This is not the correct coordinator for this group',
+  'There is no leader for this topic-partition as we are in the middle of a leadership election',
+  'This server is not the leader for that topic-partition',
+]);
+
+/** The logger method for a kafkajs log line. */
+export function kafkajsLogMethod(level: number, log: { message?: string; error?: unknown }) {
+  const method = KAFKAJS_LEVEL[level] ?? 'log';
+  const transient =
+    method === 'error' &&
+    log.message?.startsWith('Response ') === true &&
+    typeof log.error === 'string' &&
+    TRANSIENT_BROKER_ANSWERS.has(log.error);
+  return transient ? 'warn' : method;
+}
+
 /** Routes kafkajs logs through the JSON logger instead of kafkajs's own console format. */
 export function kafkaLogCreator(service: string, level: LogLevelName = 'log'): LogCreator {
   const logger = new JsonLogger(service, level);
   return () =>
     ({ level, log }) => {
       const { message, ...extra } = log;
-      const method = KAFKAJS_LEVEL[level] ?? 'log';
-      logger[method]({ msg: message, kafka: extra }, 'kafkajs');
+      logger[kafkajsLogMethod(level, log)]({ msg: message, kafka: extra }, 'kafkajs');
     };
 }
 
