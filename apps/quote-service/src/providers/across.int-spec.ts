@@ -336,7 +336,10 @@ describe('across provider against a local server speaking Across’s suggested-f
 
   it('aborts the request when Across is slower than the provider deadline', async () => {
     // A plain transfer reads no chain: only Across's answer can be late.
-    const impatient = await withEnv({ ACROSS_API_URL: `${across.url}/api`, QUOTE_PROVIDER_TIMEOUT_MS: '500' });
+    const impatient = await withEnv({
+      ACROSS_API_URL: `${across.url}/api`,
+      QUOTE_PROVIDER_TIMEOUT_MS: '500',
+    });
     let closedEarly = false;
     across.handler = ({ url }, res) => {
       const timer = setTimeout(() => json(res, 200, suggestedFees(url, 1n)), 5_000);
