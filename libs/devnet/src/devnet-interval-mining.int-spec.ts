@@ -22,7 +22,9 @@ describe('devnet with a block time', () => {
       portB: await freePort(),
       blockTimeSeconds: 1,
     });
-  }, 60_000);
+    // A whole devnet (two anvils, Solana, Bitcoin, the Cosmos chains) on a CI machine busy with the
+    // e2e lane took over 60 s once.
+  }, 180_000);
 
   afterAll(async () => {
     await devnet?.stop();

@@ -48,7 +48,8 @@ describe('devnet', () => {
     firstRpcUrl = first.manifest.chains[0].rpcUrl;
     await first.stop();
     devnet = await startDevnet({ manifestPath, portA: await freePort(), portB: await freePort() });
-  }, 60_000);
+    // Two whole devnets, one after the other, on a CI machine that may be busy with the e2e lane.
+  }, 300_000);
 
   afterAll(async () => {
     providers.forEach((p) => p.destroy());

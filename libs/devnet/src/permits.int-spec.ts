@@ -84,7 +84,8 @@ describe('devnet permits: Permit2 and SwapGatewayRouter', () => {
       portA: await freePort(),
       portB: await freePort(),
     });
-  }, 60_000);
+    // A whole devnet on a CI machine that may be busy with the e2e lane (over 60 s seen).
+  }, 180_000);
 
   afterAll(async () => {
     providers.forEach((p) => p.destroy());
