@@ -249,7 +249,8 @@ function exec(command, args, { inherit = false } = {}) {
     child.stdout?.on('data', (d) => (stdout += d));
     child.stderr?.on('data', (d) => (stderr += d));
     child.once('error', (error) => reject(new Error(`${command} not runnable: ${error.message}`)));
-    child.once('exit', (code) => {
+    // 'close', not 'exit': the process may exit before its last output is read off the pipes.
+    child.once('close', (code) => {
       if (code === 0) resolve(stdout.trim());
       else
         reject(

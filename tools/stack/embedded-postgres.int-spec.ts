@@ -37,7 +37,8 @@ function migrate(app: string, databaseUrl: string): Promise<{ code: number | nul
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, output }));
+    // 'close', not 'exit': the process may exit before its last output is read off the pipes.
+    child.once('close', (code) => resolve({ code, output }));
   });
 }
 
