@@ -80,13 +80,18 @@ describe('TtlCache', () => {
       };
     };
     const settle = () => new Promise((resolve) => setImmediate(resolve));
-
-    it('serves the expired value at once while one reload runs, then the reloaded one', async () => {
+    /** A cache (TTL 100 ms, stale window 1 s) whose key 'a' was loaded as v1 just now. */
+    const loadedOnce = async () => {
       const cache = new TtlCache<string>({ ttlMs: 100, staleMs: 1_000, maxEntries: 10, clock });
       const source = gated();
       const first = cache.getOrLoad('a', source.load);
       source.answer();
       expect(await first).toBe('v1');
+      return { cache, source };
+    };
+
+    it('serves the expired value at once while one reload runs, then the reloaded one', async () => {
+      const { cache, source } = await loadedOnce();
       clock.atMs += 100;
       // Expired: both callers get v1 without waiting, and only one reload starts.
       expect(
@@ -100,11 +105,7 @@ describe('TtlCache', () => {
     });
 
     it('keeps serving the stale value when the reload fails, and tries again on the next call', async () => {
-      const cache = new TtlCache<string>({ ttlMs: 100, staleMs: 1_000, maxEntries: 10, clock });
-      const source = gated();
-      const first = cache.getOrLoad('a', source.load);
-      source.answer();
-      await first;
+      const { cache, source } = await loadedOnce();
       clock.atMs += 500;
       expect(await cache.getOrLoad('a', source.load)).toBe('v1');
       source.fail();
@@ -117,11 +118,7 @@ describe('TtlCache', () => {
     });
 
     it('waits for a load once the value is older than the time to live and the stale window', async () => {
-      const cache = new TtlCache<string>({ ttlMs: 100, staleMs: 1_000, maxEntries: 10, clock });
-      const source = gated();
-      const first = cache.getOrLoad('a', source.load);
-      source.answer();
-      await first;
+      const { cache, source } = await loadedOnce();
       clock.atMs += 1_100;
       const waiting = cache.getOrLoad('a', source.load);
       source.fail();
