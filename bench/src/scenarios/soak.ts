@@ -18,6 +18,7 @@ import { readRecycles, RecycleReading, recyclesBetween } from '../support/reques
 import {
   EventLoopDelayFigures,
   readAnswerHistograms,
+  requestRepliesBetween,
   ServerAnswerFigures,
   serverAnswersBetween,
   watchOwnEventLoop,
@@ -140,6 +141,8 @@ export interface SoakFigures {
    * its own event-loop delay (loadClientEventLoop): it sends the whole burst from one process.
    */
   serverAnswers?: ServerAnswerFigures[];
+  /** The gateway's request-reply calls during the burst (what its answers waited on), by topic, type and outcome. */
+  requestReplies?: ServerAnswerFigures[];
   loadClientEventLoop?: EventLoopDelayFigures;
   /** POST /swap/build answers in the same form; anything but 200 and 202 is a refusal. */
   buildStatuses: Record<string, number>;
@@ -525,6 +528,7 @@ export async function runSoak(
     buildAnswerMs: summarize(record.buildAnswerTimes),
     buildsAnsweredWithinBound: record.buildAnswerTimes.filter((ms) => ms <= BUILD_ANSWER_BOUND_MS).length,
     serverAnswers: serverAnswersBetween(answersBefore, answersAfter, [BUILD_ANSWER_BOUND_MS / 1000, 30]),
+    requestReplies: requestRepliesBetween(answersBefore, answersAfter, [1, BUILD_ANSWER_BOUND_MS / 1000]),
     loadClientEventLoop,
     buildStatuses: record.buildStatuses,
     buildsRefused,

@@ -238,10 +238,20 @@ function serverAnswerLines(result: SoakFigures): string[] {
     `${a.name}s ${a.answered} answered, ${Object.entries(a.within)
       .map(([s, n]) => `${n} within ${s} s`)
       .join(', ')}, p50 ≤ ${a.p50AtMostS} s, p99 ≤ ${a.p99AtMostS} s`;
+  const replies = result.requestReplies;
+  const replyText = (a: ServerAnswerFigures) =>
+    `${a.name} ${a.answered} (${Object.entries(a.within)
+      .map(([s, n]) => `${n} within ${s} s`)
+      .join(', ')}, p50 ≤ ${a.p50AtMostS} s, p99 ≤ ${a.p99AtMostS} s)`;
   return [
     answers
       ? `As the gateway timed them (its request-duration histogram, bucket bounds): ${answers.map(routeText).join('; ')}.`
       : `As the gateway timed them: n/a (its /metrics did not answer).`,
+    ...(replies?.length
+      ? [
+          `What they waited on, the gateway's request-reply calls (topic, type, outcome; bucket bounds): ${replies.map(replyText).join('; ')}.`,
+        ]
+      : []),
     ...(loop
       ? [
           `The load client's own event-loop delay during the burst (in every client-side figure): p50 ${ms(loop.p50Ms)}, p99 ${ms(loop.p99Ms)}, max ${ms(loop.maxMs)}.`,

@@ -5,9 +5,15 @@
 //
 // The gateway's histogram swapgw_http_request_duration_seconds{method,route,status_code} (its
 // GET /metrics, on METRICS_PORT) is read before and after the burst; the difference is the burst's.
+// So is swapgw_kafka_request_duration_seconds{topic,type,outcome}: what the gateway's answers waited
+// on, its request-reply calls to the services (a build's price re-check and preflight among them).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export const HTTP_DURATION = 'swapgw_http_request_duration_seconds';
+export const REQUEST_REPLY_DURATION = 'swapgw_kafka_request_duration_seconds';
+/** The series name of a request-reply call in AnswerHistograms: `topic type outcome`. */
+const requestReplySeries = (labels: Record<string, string>) =>
+  `${labels.topic} ${labels.type} ${labels.outcome}`;
 
 /** The answers of one route counted: the statuses a client takes as answered. */
 export interface AnsweredRoute {
@@ -25,25 +31,33 @@ export const ANSWERED_ROUTES: readonly AnsweredRoute[] = [
 /** Cumulative counts per upper bound (seconds, +Inf as Infinity), per route name. */
 export type AnswerHistograms = Record<string, Map<number, number>>;
 
-const BUCKET = new RegExp(`^${HTTP_DURATION}_bucket\\{(.*)\\}\\s+(\\S+)`);
+const BUCKET = new RegExp(`^(${HTTP_DURATION}|${REQUEST_REPLY_DURATION})_bucket\\{(.*)\\}\\s+(\\S+)`);
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
-/** The answered routes' buckets in a Prometheus text exposition (status codes summed). */
+/**
+ * The answered routes' buckets in a Prometheus text exposition (status codes summed), and every
+ * request-reply series (named by requestReplySeries).
+ */
 export function parseAnswerHistograms(text: string): AnswerHistograms {
   const out: AnswerHistograms = {};
   for (const line of text.split('\n')) {
     const match = BUCKET.exec(line);
     if (!match) continue;
     const labels: Record<string, string> = {};
-    for (const [, name, value] of match[1].matchAll(LABEL)) labels[name] = value;
-    const route = ANSWERED_ROUTES.find(
-      (r) =>
-        r.method === labels.method && r.route === labels.route && r.statuses.includes(labels.status_code),
-    );
-    if (!route) continue;
+    for (const [, name, value] of match[2].matchAll(LABEL)) labels[name] = value;
+    const name =
+      match[1] === REQUEST_REPLY_DURATION
+        ? requestReplySeries(labels)
+        : ANSWERED_ROUTES.find(
+            (r) =>
+              r.method === labels.method &&
+              r.route === labels.route &&
+              r.statuses.includes(labels.status_code),
+          )?.name;
+    if (!name) continue;
     const le = labels.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(labels.le);
-    const buckets = (out[route.name] ??= new Map());
-    buckets.set(le, (buckets.get(le) ?? 0) + Number(match[2]));
+    const buckets = (out[name] ??= new Map());
+    buckets.set(le, (buckets.get(le) ?? 0) + Number(match[3]));
   }
   return out;
 }
@@ -77,8 +91,37 @@ export function serverAnswersBetween(
   after: AnswerHistograms | undefined,
   boundsS: readonly number[],
 ): ServerAnswerFigures[] | undefined {
+  return seriesBetween(
+    ANSWERED_ROUTES.map(({ name }) => name),
+    before,
+    after,
+    boundsS,
+  );
+}
+
+/**
+ * The gateway's request-reply calls between two readings, per `topic type outcome` with any call
+ * in between, most calls first.
+ */
+export function requestRepliesBetween(
+  before: AnswerHistograms | undefined,
+  after: AnswerHistograms | undefined,
+  boundsS: readonly number[],
+): ServerAnswerFigures[] | undefined {
+  const names = Object.keys(after ?? {}).filter((name) => name.includes(' '));
+  return seriesBetween(names, before, after, boundsS)
+    ?.filter((series) => series.answered > 0)
+    .sort((a, b) => b.answered - a.answered);
+}
+
+function seriesBetween(
+  names: readonly string[],
+  before: AnswerHistograms | undefined,
+  after: AnswerHistograms | undefined,
+  boundsS: readonly number[],
+): ServerAnswerFigures[] | undefined {
   if (!before || !after) return undefined;
-  return ANSWERED_ROUTES.map(({ name }) => {
+  return names.map((name) => {
     const bounds = [...(after[name]?.keys() ?? [])].sort((a, b) => a - b);
     const countAt = (le: number) => (after[name]?.get(le) ?? 0) - (before[name]?.get(le) ?? 0);
     const answered = countAt(Number.POSITIVE_INFINITY);
