@@ -24,7 +24,7 @@
 //   --probe-interval-ms 250 --probe-after-s 10   the prober during the soak and after it
 //   --health-flood-connections 20 --health-flood-rounds 2   health-flood: callers of GET /health, baseline/flood pairs
 //   --log-level warn (apps' LOG_LEVEL)   --skip-build   --keep-logs   --echo (app logs to the console)
-//   --cpu-prof DIR (each app writes a V8 CPU profile into DIR when it stops)
+//   --cpu-prof DIR (each app, and the scenarios' load client, writes a V8 CPU profile into DIR when it stops)
 import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -132,7 +132,7 @@ if (!['sponsored', 'user'].includes(settings.soakGasPayment))
 if (!['mix', 'single'].includes(settings.soakPairs)) throw new Error('--soak-pairs is mix or single');
 const echo = flag('echo');
 const keepLogs = flag('keep-logs');
-// Every app writes a V8 CPU profile there when it stops (open in Chrome DevTools or speedscope).
+// Every app and the load client write a V8 CPU profile there when they stop (open in Chrome DevTools or speedscope).
 const cpuProfileDir = option('cpu-prof', undefined);
 // Extra Node/V8 flags for every app (space-separated), to measure a runtime setting against the default.
 const appNodeArgs = option('app-node-args', '').split(' ').filter(Boolean);
@@ -439,7 +439,12 @@ function spawnGateway(name, env, logFile) {
 function runScenarios(env) {
   const child = spawn(
     process.execPath,
-    ['--enable-source-maps', path.join(repoRoot, 'dist', 'bench', 'src', 'bench-main.js')],
+    // With --cpu-prof, the load client writes its profile there too (name: its pid, as the apps').
+    [
+      '--enable-source-maps',
+      ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : []),
+      path.join(repoRoot, 'dist', 'bench', 'src', 'bench-main.js'),
+    ],
     {
       cwd: repoRoot,
       env,
