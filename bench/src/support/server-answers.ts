@@ -11,9 +11,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export const HTTP_DURATION = 'swapgw_http_request_duration_seconds';
 export const REQUEST_REPLY_DURATION = 'swapgw_kafka_request_duration_seconds';
-/** The series name of a request-reply call in AnswerHistograms: `topic type outcome`. */
+/** Request-reply series in AnswerHistograms are named `request-reply <topic> <type> <outcome>`. */
+const REQUEST_REPLY_SERIES = 'request-reply ';
 const requestReplySeries = (labels: Record<string, string>) =>
-  `${labels.topic} ${labels.type} ${labels.outcome}`;
+  `${REQUEST_REPLY_SERIES}${labels.topic} ${labels.type} ${labels.outcome}`;
 
 /** The answers of one route counted: the statuses a client takes as answered. */
 export interface AnsweredRoute {
@@ -108,9 +109,10 @@ export function requestRepliesBetween(
   after: AnswerHistograms | undefined,
   boundsS: readonly number[],
 ): ServerAnswerFigures[] | undefined {
-  const names = Object.keys(after ?? {}).filter((name) => name.includes(' '));
+  const names = Object.keys(after ?? {}).filter((name) => name.startsWith(REQUEST_REPLY_SERIES));
   return seriesBetween(names, before, after, boundsS)
     ?.filter((series) => series.answered > 0)
+    .map((series) => ({ ...series, name: series.name.slice(REQUEST_REPLY_SERIES.length) }))
     .sort((a, b) => b.answered - a.answered);
 }
 
