@@ -14,6 +14,7 @@ export * from './database-environment';
 export * from './service-environment';
 export * from './tracing';
 export * from './ttl-cache';
+export * from './grouped-writes';
 export * from './with-timeout';
 export * from './validation-metadata-cache';
 export * from './startup-warmup';

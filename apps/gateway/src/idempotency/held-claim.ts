@@ -1,4 +1,9 @@
-import { ClaimCompletion, completionOf, IdempotencyClaim } from './idempotent-response.repository';
+import {
+  ClaimCompletion,
+  completionOf,
+  IdempotencyClaim,
+  StoredResponse,
+} from './idempotent-response.repository';
 
 /**
  * The claim a request holds on its Idempotency-Key while its handler runs (`request.idempotencyClaim`), for
@@ -21,9 +26,10 @@ export class HeldIdempotencyClaim {
    * it did; otherwise the interceptor stores the answer after the handler, as for any handler.
    */
   completionWith(status: number, data: unknown): ClaimCompletion {
+    const response: StoredResponse = { kind: 'data', data: data ?? null };
     return {
-      completeFor: (source, parameters) =>
-        completionOf(this.claim, status, { kind: 'data', data: data ?? null }, parameters, source),
+      completeFor: (source, parameters) => completionOf(this.claim, status, response, parameters, source),
+      terms: { claim: this.claim, status, response },
       completed: () => {
         this.completedByHandler = true;
       },

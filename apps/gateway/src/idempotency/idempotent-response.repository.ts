@@ -38,8 +38,17 @@ export interface ReadWithClaim {
 export interface ClaimCompletion {
   /** An UPDATE that completes the claim when the CTE `source` has a row, RETURNING one when it did. */
   completeFor(source: string, parameters: unknown[]): string;
+  /** The claim and the answer it is completed with, for a statement that completes several (completionsOf). */
+  readonly terms: CompletionTerms;
   /** The handler's statement completed the claim: nothing is left to store after the handler. */
   completed(): void;
+}
+
+/** What one completion writes: the claim it completes, and the answer stored. */
+export interface CompletionTerms {
+  claim: IdempotencyClaim;
+  status: number;
+  response: StoredResponse;
 }
 
 export type ClaimOutcome =
@@ -200,8 +209,27 @@ export function completionOf(
   const n = parameters.length;
   return (
     `UPDATE "gateway"."idempotency_records"
-        SET "status" = 'completed', "response_status" = $${n - 1}, "response_body" = $${n}::jsonb, "locked_until" = NULL
+        SET ${COMPLETED(`$${n - 1}`, `$${n}::jsonb`)}
       WHERE "id" = $${n - 3} AND "created_at" = $${n - 2}::timestamptz AND "status" = 'in_progress'` +
     (source === undefined ? '' : ` AND EXISTS (SELECT 1 FROM "${source}") RETURNING 1`)
   );
 }
+
+/**
+ * The UPDATE that completes several claims at once, as completionOf does one: the claims of the
+ * rows of `source` (a CTE with the columns "claim_id", "claimed_at", "response_status" and
+ * "response_body", NULL where a row has no claim to complete) that its `where` condition keeps,
+ * RETURNING the id of each claim it completed.
+ */
+export function completionsOf(source: string, where: string): string {
+  return `UPDATE "gateway"."idempotency_records" AS r
+        SET ${COMPLETED('c."response_status"', 'c."response_body"')}
+       FROM "${source}" AS c
+      WHERE c."claim_id" IS NOT NULL AND r."id" = c."claim_id" AND r."created_at" = c."claimed_at"
+        AND r."status" = 'in_progress' AND (${where})
+      RETURNING r."id"`;
+}
+
+/** The SET of a completion: the answer stored, the lease released. */
+const COMPLETED = (status: string, body: string) =>
+  `"status" = 'completed', "response_status" = ${status}, "response_body" = ${body}, "locked_until" = NULL`;

@@ -2,5 +2,5 @@ export * from './idempotent.decorator';
 export * from './idempotency-key';
 export * from './request-fingerprint';
 export { HeldIdempotencyClaim } from './held-claim';
-export { IdempotentResponseRepository } from './idempotent-response.repository';
-export type { ClaimCompletion, ReadWithClaim } from './idempotent-response.repository';
+export { completionsOf, IdempotentResponseRepository } from './idempotent-response.repository';
+export type { ClaimCompletion, CompletionTerms, ReadWithClaim } from './idempotent-response.repository';

@@ -15,7 +15,6 @@ import { ServiceHeartbeats } from '../health/service-heartbeats';
 import { ServiceClient } from '../messaging/service-client';
 import { CreateQuoteDto } from './dto/create-quote.dto';
 import { ServedQuotes } from './served-quotes.repository';
-import { withConnectionPriority } from '@swapgw/persistence';
 
 /** What POST /quote answers: the quote without the executable plans, which stay with the services. */
 export type QuoteAnswer = Omit<QuoteResult, 'routePlans'>;
@@ -71,10 +70,7 @@ export class QuoteService {
       },
     );
     answer.unavailableRoutes = checkedUnavailableRoutes(answer.unavailableRoutes);
-    // The client waits on this row: after builds' statements, ahead of polls and projections.
-    await withConnectionPriority('request', () =>
-      this.served.record(answer.quoteId, owner, answer.expiresAtMs, routePlans),
-    );
+    await this.served.record(answer.quoteId, owner, answer.expiresAtMs, routePlans);
     return answer;
   }
 }
