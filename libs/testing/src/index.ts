@@ -14,3 +14,4 @@ export * from './fault-proxy';
 export * from './swap-ledger';
 export * from './otlp-receiver';
 export * from './stored-signing-steps';
+export * from './statement-counter';

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { RoutePlan } from '@swapgw/contracts';
 import { dropDatabase, prepareDatabase, withDatabase } from '@swapgw/persistence';
 import { SystemClock } from '@swapgw/runtime';
-import { testEnv } from '@swapgw/testing';
+import { countStatements, StatementCounter, testEnv } from '@swapgw/testing';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
 import { SERVED_QUOTES_PER_INSERT, ServedQuotes } from './served-quotes.repository';
 
@@ -24,23 +24,16 @@ describe('ServedQuotes on PostgreSQL', () => {
   const url = withDatabase(testEnv().databaseUrl, `swapgw_int_gw_served_${process.pid}`);
   let dataSource: DataSource;
   let served: ServedQuotes;
-  let inserts: number;
+  let inserts: StatementCounter;
 
   beforeAll(async () => {
     await prepareDatabase(gatewayDatabaseOptions(url));
     dataSource = await new DataSource(gatewayDataSourceOptions(url, [], 4)).initialize();
-    // Counts the inserts sent to the database; each still runs.
-    const query = dataSource.query.bind(dataSource);
-    dataSource.query = ((sql: string, parameters?: unknown[]) => {
-      if (sql.includes('INSERT INTO "gateway"."served_quotes"')) inserts++;
-      return query(sql, parameters);
-    }) as DataSource['query'];
+    inserts = countStatements(dataSource, 'INSERT INTO "gateway"."served_quotes"');
     served = new ServedQuotes(dataSource, new SystemClock()); // no purge loop: onModuleInit not called
   });
 
-  beforeEach(() => {
-    inserts = 0;
-  });
+  beforeEach(() => inserts?.reset());
 
   afterAll(async () => {
     await dataSource?.destroy();
@@ -56,7 +49,7 @@ describe('ServedQuotes on PostgreSQL', () => {
     const expiresAtMs = Date.now() + 60_000;
     await Promise.all(burst.map((q) => served.record(q.quoteId, q.owner, expiresAtMs, q.plans)));
 
-    expect(inserts).toBeLessThanOrEqual(2 + 3);
+    expect(inserts.count).toBeLessThanOrEqual(2 + 3);
     for (const q of [burst[0], burst[1], burst[burst.length - 1]]) {
       expect(await served.planFor(q.owner, q.quoteId, 'b')).toEqual(q.plans[1]);
       await expect(served.planFor('another-owner', q.quoteId, 'b')).rejects.toMatchObject({
@@ -83,14 +76,14 @@ describe('ServedQuotes on PostgreSQL', () => {
 
     // Two records take both inserts in flight; the next two wait and go together, in order.
     const withinOneInsert = randomUUID();
-    inserts = 0;
+    inserts.reset();
     await Promise.all([
       served.record(randomUUID(), 'filler', expiresAtMs, [planOf('a', '0')]),
       served.record(randomUUID(), 'filler', expiresAtMs, [planOf('a', '0')]),
       served.record(withinOneInsert, 'first', expiresAtMs, [planOf('a', '1')]),
       served.record(withinOneInsert, 'second', expiresAtMs, [planOf('a', '2')]),
     ]);
-    expect(inserts).toBe(3);
+    expect(inserts.count).toBe(3);
     expect(await served.planFor('first', withinOneInsert, 'a')).toEqual(planOf('a', '1'));
     await expect(served.planFor('second', withinOneInsert, 'a')).rejects.toMatchObject({
       code: 'QUOTE_NOT_FOUND',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dropDatabase, prepareDatabase, withDatabase } from '@swapgw/persistence';
 import { loadConfig, SystemClock } from '@swapgw/runtime';
-import { testEnv } from '@swapgw/testing';
+import { countStatements, StatementCounter, testEnv } from '@swapgw/testing';
 import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabaseOptions, gatewayDataSourceOptions } from '../database/gateway-data-source';
 import { HeldIdempotencyClaim, IdempotentResponseRepository } from '../idempotency';
@@ -23,25 +23,18 @@ describe('SwapViewRepository.ensureCreated on PostgreSQL', () => {
   let views: SwapViewRepository;
   let changes: SwapViewChanges;
   let claims: IdempotentResponseRepository;
-  let rowStatements: number;
+  let rowStatements: StatementCounter;
 
   beforeAll(async () => {
     await prepareDatabase(gatewayDatabaseOptions(url));
     dataSource = await new DataSource(gatewayDataSourceOptions(url, [SwapViewEntity], 4)).initialize();
-    // Counts the statements that create rows; each still runs.
-    const query = dataSource.query.bind(dataSource);
-    dataSource.query = ((sql: string, parameters?: unknown[]) => {
-      if (sql.includes('INSERT INTO "gateway"."swap_views"')) rowStatements++;
-      return query(sql, parameters);
-    }) as DataSource['query'];
+    rowStatements = countStatements(dataSource, 'INSERT INTO "gateway"."swap_views"');
     changes = new SwapViewChanges(dataSource, config); // no LISTEN connection: not started
     views = new SwapViewRepository(dataSource, changes, clock);
     claims = new IdempotentResponseRepository(dataSource, config);
   });
 
-  beforeEach(() => {
-    rowStatements = 0;
-  });
+  beforeEach(() => rowStatements?.reset());
 
   afterAll(async () => {
     await dataSource?.destroy();
@@ -71,7 +64,7 @@ describe('SwapViewRepository.ensureCreated on PostgreSQL', () => {
     const owner = `burst-${randomUUID()}`;
     const keys = Array.from({ length: 2 * CREATED_ROWS_PER_STATEMENT + 50 }, (_, n) => `key-${n}`);
     const held = await Promise.all(keys.map((key) => claimFor(owner, key)));
-    rowStatements = 0;
+    rowStatements.reset();
     const completions = held.map((claim, n) =>
       claim.completionWith(202, { swapId: swapIdOf(owner, keys[n]) }),
     );
@@ -91,7 +84,7 @@ describe('SwapViewRepository.ensureCreated on PostgreSQL', () => {
     );
 
     expect(created.every(Boolean)).toBe(true);
-    expect(rowStatements).toBeLessThanOrEqual(2 + 3);
+    expect(rowStatements.count).toBeLessThanOrEqual(2 + 3);
     expect(held.every((claim) => claim.completed)).toBe(true);
     for (const n of [0, 1, keys.length - 1]) {
       expect(await storedAnswer(owner, keys[n])).toEqual({
@@ -144,7 +137,7 @@ describe('SwapViewRepository.ensureCreated on PostgreSQL', () => {
         views.ensureCreated(swapId, owner, 'planning', 2, 3, undefined, later),
       ]),
     ).toEqual([true, true, false, false]);
-    expect(rowStatements).toBe(1 + 2 + 2);
+    expect(rowStatements.count).toBe(1 + 2 + 2);
     const [row] = await dataSource.query(`SELECT "quoted" FROM "gateway"."swap_views" WHERE "swap_id" = $1`, [
       swapId,
     ]);
