@@ -14,6 +14,7 @@ import {
   ProcessGroup,
   takeCpuSnapshot,
 } from '../support/process-cpu';
+import { ClientConnectionFigures, watchClientConnections } from '../support/client-connections';
 import { Prober, ProbeResult, ProbeTarget } from '../support/prober';
 import { readRecycles, RecycleReading, recyclesBetween } from '../support/request-reply-recycles';
 import {
@@ -145,6 +146,8 @@ export interface SoakFigures {
   /** The gateway's request-reply calls during the burst (what its answers waited on), by topic, type and outcome. */
   requestReplies?: ServerAnswerFigures[];
   loadClientEventLoop?: EventLoopDelayFigures;
+  /** The connections the load client opened during the burst, and how long their TCP connects took. */
+  loadClientConnections?: ClientConnectionFigures;
   /** POST /swap/build answers in the same form; anything but 200 and 202 is a refusal. */
   buildStatuses: Record<string, number>;
   buildsRefused: number;
@@ -408,9 +411,8 @@ export async function runSoak(
 }> {
   // Each integrator's backend keeps its own connections (node:http keep-alive, not the global
   // fetch, whose one pool per origin costs the load client more CPU than the gateway at 3,000).
-  const clients = options.integratorKeys.map((key) =>
-    api(options.gatewayUrl, key, { agent: new http.Agent({ keepAlive: true }) }),
-  );
+  const agents = options.integratorKeys.map(() => new http.Agent({ keepAlive: true }));
+  const clients = options.integratorKeys.map((key, n) => api(options.gatewayUrl, key, { agent: agents[n] }));
   const pairs = options.pairs.pairs;
   if (pairs.length === 0) throw new Error('the soak has no pair to swap');
   if (options.warmupSwaps > 0) {
@@ -453,6 +455,7 @@ export async function runSoak(
   const startEpochMs = Date.now();
   const clock = () => elapsedMs(start);
   const ownEventLoop = watchOwnEventLoop();
+  const connections = watchClientConnections(agents);
   const prober = new Prober(
     options.gatewayUrl,
     options.proberKey,
@@ -475,6 +478,7 @@ export async function runSoak(
   const wallSeconds = elapsedMs(start) / 1000;
   const loadGenerator = process.cpuUsage(loadGeneratorBefore);
   const loadClientEventLoop = ownEventLoop.stop();
+  const loadClientConnections = connections.stop();
   const cpu =
     cpuBefore &&
     cpuUsageBetween(
@@ -535,6 +539,7 @@ export async function runSoak(
     serverAnswers: serverAnswersBetween(answersBefore, answersAfter, [BUILD_ANSWER_BOUND_MS / 1000, 30]),
     requestReplies: requestRepliesBetween(answersBefore, answersAfter, [1, BUILD_ANSWER_BOUND_MS / 1000]),
     loadClientEventLoop,
+    loadClientConnections,
     buildStatuses: record.buildStatuses,
     buildsRefused,
     accepted: record.swapIds.length,

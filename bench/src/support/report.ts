@@ -233,6 +233,7 @@ function pairLines(result: SoakFigures): string[] {
  */
 function serverAnswerLines(result: SoakFigures): string[] {
   const loop = result.loadClientEventLoop;
+  const connections = result.loadClientConnections;
   const answers = result.serverAnswers;
   const routeText = (a: ServerAnswerFigures) =>
     `${a.name}s ${a.answered} answered, ${Object.entries(a.within)
@@ -255,6 +256,11 @@ function serverAnswerLines(result: SoakFigures): string[] {
     ...(loop
       ? [
           `The load client's own event-loop delay during the burst (in every client-side figure): p50 ${ms(loop.p50Ms)}, p99 ${ms(loop.p99Ms)}, max ${ms(loop.maxMs)}.`,
+        ]
+      : []),
+    ...(connections
+      ? [
+          `The load client's new connections during the burst (a request on one waits for its TCP connect before the gateway sees it): ${connections.opened} opened, ${connections.connected} connected, connect p50 ${ms(connections.connectP50Ms)}, p99 ${ms(connections.connectP99Ms)}, max ${ms(connections.connectMaxMs)}.`,
         ]
       : []),
   ];
