@@ -21,6 +21,7 @@ import {
   EventLoopDelayFigures,
   readAnswerHistograms,
   requestRepliesBetween,
+  connectionWaitsBetween,
   ServerAnswerFigures,
   serverAnswersBetween,
   watchOwnEventLoop,
@@ -145,6 +146,8 @@ export interface SoakFigures {
   serverAnswers?: ServerAnswerFigures[];
   /** The gateway's request-reply calls during the burst (what its answers waited on), by topic, type and outcome. */
   requestReplies?: ServerAnswerFigures[];
+  /** The gateway's statements' waits for a pooled database connection during the burst, by lane. */
+  connectionWaits?: ServerAnswerFigures[];
   loadClientEventLoop?: EventLoopDelayFigures;
   /** The connections the load client opened during the burst, and how long their TCP connects took. */
   loadClientConnections?: ClientConnectionFigures;
@@ -538,6 +541,7 @@ export async function runSoak(
     buildsAnsweredWithinBound: record.buildAnswerTimes.filter((ms) => ms <= BUILD_ANSWER_BOUND_MS).length,
     serverAnswers: serverAnswersBetween(answersBefore, answersAfter, [BUILD_ANSWER_BOUND_MS / 1000, 30]),
     requestReplies: requestRepliesBetween(answersBefore, answersAfter, [1, BUILD_ANSWER_BOUND_MS / 1000]),
+    connectionWaits: connectionWaitsBetween(answersBefore, answersAfter, [0.1, 1]),
     loadClientEventLoop,
     loadClientConnections,
     buildStatuses: record.buildStatuses,

@@ -240,6 +240,7 @@ function serverAnswerLines(result: SoakFigures): string[] {
       .map(([s, n]) => `${n} within ${s} s`)
       .join(', ')}, p50 ≤ ${a.p50AtMostS} s, p99 ≤ ${a.p99AtMostS} s`;
   const replies = result.requestReplies;
+  const waits = result.connectionWaits;
   const replyText = (a: ServerAnswerFigures) =>
     `${a.name} ${a.answered} (${Object.entries(a.within)
       .map(([s, n]) => `${n} within ${s} s`)
@@ -251,6 +252,11 @@ function serverAnswerLines(result: SoakFigures): string[] {
     ...(replies?.length
       ? [
           `What they waited on, the gateway's request-reply calls (topic, type, outcome; bucket bounds): ${replies.map(replyText).join('; ')}.`,
+        ]
+      : []),
+    ...(waits?.length
+      ? [
+          `The gateway's statements' waits for a pooled database connection (lane; bucket bounds): ${waits.map(replyText).join('; ')}.`,
         ]
       : []),
     ...(loop

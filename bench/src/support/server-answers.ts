@@ -11,6 +11,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export const HTTP_DURATION = 'swapgw_http_request_duration_seconds';
 export const REQUEST_REPLY_DURATION = 'swapgw_kafka_request_duration_seconds';
+export const CONNECTION_WAIT = 'swapgw_db_connection_wait_seconds';
+/** Connection waits in AnswerHistograms are named `connection-wait <lane>`. */
+const CONNECTION_WAIT_SERIES = 'connection-wait ';
 /** Request-reply series in AnswerHistograms are named `request-reply <topic> <type> <outcome>`. */
 const REQUEST_REPLY_SERIES = 'request-reply ';
 const requestReplySeries = (labels: Record<string, string>) =>
@@ -32,7 +35,9 @@ export const ANSWERED_ROUTES: readonly AnsweredRoute[] = [
 /** Cumulative counts per upper bound (seconds, +Inf as Infinity), per route name. */
 export type AnswerHistograms = Record<string, Map<number, number>>;
 
-const BUCKET = new RegExp(`^(${HTTP_DURATION}|${REQUEST_REPLY_DURATION})_bucket\\{(.*)\\}\\s+(\\S+)`);
+const BUCKET = new RegExp(
+  `^(${HTTP_DURATION}|${REQUEST_REPLY_DURATION}|${CONNECTION_WAIT})_bucket\\{(.*)\\}\\s+(\\S+)`,
+);
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
 /**
@@ -49,6 +54,8 @@ export function parseAnswerHistograms(text: string): AnswerHistograms {
     const name =
       match[1] === REQUEST_REPLY_DURATION
         ? requestReplySeries(labels)
+        : match[1] === CONNECTION_WAIT
+        ? `${CONNECTION_WAIT_SERIES}${labels.lane}`
         : ANSWERED_ROUTES.find(
             (r) =>
               r.method === labels.method &&
@@ -114,6 +121,21 @@ export function requestRepliesBetween(
     ?.filter((series) => series.answered > 0)
     .map((series) => ({ ...series, name: series.name.slice(REQUEST_REPLY_SERIES.length) }))
     .sort((a, b) => b.answered - a.answered);
+}
+
+/**
+ * The gateway's waits for a database connection between two readings, per lane with any wait in
+ * between (command, request, other: which statements queued for the pool, and behind which).
+ */
+export function connectionWaitsBetween(
+  before: AnswerHistograms | undefined,
+  after: AnswerHistograms | undefined,
+  boundsS: readonly number[],
+): ServerAnswerFigures[] | undefined {
+  const names = Object.keys(after ?? {}).filter((name) => name.startsWith(CONNECTION_WAIT_SERIES));
+  return seriesBetween(names, before, after, boundsS)
+    ?.filter((series) => series.answered > 0)
+    .map((series) => ({ ...series, name: series.name.slice(CONNECTION_WAIT_SERIES.length) }));
 }
 
 function seriesBetween(

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as pg from 'pg';
+import { observeConnectionWait } from '@swapgw/runtime';
 
 /**
  * Which statements get a service's next free pooled connection when all are busy. A pool is first
@@ -62,9 +63,11 @@ export class ConnectionPermits {
   acquire(lane: ConnectionPriority | 'other'): Promise<void> {
     if (this.free > 0) {
       this.free -= 1;
+      observeConnectionWait(lane, 0);
       return Promise.resolve();
     }
     const queue = this.queues[lane];
+    const queuedAt = performance.now();
     return new Promise<void>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const leave = (error: Error) => {
@@ -76,6 +79,7 @@ export class ConnectionPermits {
       const waiter: Waiter = {
         grant: () => {
           if (timer) clearTimeout(timer);
+          observeConnectionWait(lane, (performance.now() - queuedAt) / 1000);
           resolve();
         },
         refuse: leave,
