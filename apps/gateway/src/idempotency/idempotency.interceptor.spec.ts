@@ -64,7 +64,7 @@ function intercepted(
 describe('IdempotencyInterceptor', () => {
   it("sends the route's read with the claim and hands its answer to the handler with the claim", async () => {
     const store = new FakeStore({ outcome: 'claimed', claim: CLAIM, readWithClaim: { plan: 'p' } });
-    const read: ReadWithClaim = { args: [], sql: () => 'SELECT 1' };
+    const read: ReadWithClaim = { sql: () => 'SELECT 1' };
     let seen: unknown;
 
     await intercepted(store, { required: false, readWithClaim: () => read }, (request) => {
@@ -112,7 +112,7 @@ describe('IdempotencyInterceptor', () => {
 
     const answer = await intercepted(
       store,
-      { required: false, readWithClaim: () => ({ args: [], sql: () => 'SELECT 1' }) },
+      { required: false, readWithClaim: () => ({ sql: () => 'SELECT 1' }) },
       handle,
     );
 

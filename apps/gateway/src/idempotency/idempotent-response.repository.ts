@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { asPersistenceError, withConnectionPriority } from '@swapgw/persistence';
-import { GroupedWrites, PeriodicWork } from '@swapgw/runtime';
+import { asPersistenceError } from '@swapgw/persistence';
+import { PeriodicWork } from '@swapgw/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 
 export interface IdempotencyScope {
@@ -23,16 +23,12 @@ export interface IdempotencyClaim {
 
 /**
  * A read of the handler's sent in the statement that claims the key, so that the request waits for
- * one round trip to PostgreSQL less. Its answer reaches the handler only when the claim is taken
- * (`HeldIdempotencyClaim.readWithClaim`). Claims are taken in groups (one statement for the
- * claims that arrive together), so the read is a shape and this claim's arguments: claims whose
- * reads have the same shape share their statement.
+ * one round trip to PostgreSQL less: a scalar subquery (one value, or NULL) whose values are
+ * appended to `parameters` and referred to by position. Its answer reaches the handler only when
+ * the claim is taken (`HeldIdempotencyClaim.readWithClaim`).
  */
 export interface ReadWithClaim {
-  /** This claim's arguments, as text: `args->>0` is the first in `sql`. */
-  args: string[];
-  /** A scalar subquery (one value, or NULL) over `args`, a jsonb array of one claim's arguments. */
-  sql(args: string): string;
+  sql(parameters: unknown[]): string;
 }
 
 /**
@@ -71,38 +67,14 @@ interface ExistingRow {
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
 /**
- * Claims taken in one statement, at most, and statements at once: a burst of a thousand builds
- * is a handful of claiming statements, not a thousand (each its own round trip, pool connection
- * and commit: a build's median wait for its claim was 4.5 s of its 5 s under 3,000 at once).
+ * The claim of ($1 owner, $2 route, $3 key) for the request of fingerprint $4, leased for $5 ms and
+ * kept $6 hours, returning the claim when it was taken.
  */
-export const CLAIMS_PER_STATEMENT = 200;
-const CLAIM_STATEMENTS_IN_FLIGHT = 2;
-
-interface ClaimRequest {
-  scope: IdempotencyScope;
-  fingerprint: string;
-  read?: ReadWithClaim;
-}
-
-/** A claim taken, with what its read found (undefined when it had none). */
-interface TakenClaim {
-  claim: IdempotencyClaim;
-  readWithClaim?: unknown;
-}
-
-/**
- * The claims of the rows of "input" (owner, route, key, fingerprint), leased for $1 ms and kept $2
- * hours, returning each claim taken. A row is only taken over when it expired, or when its holder
- * vanished (lease over) while handling the very same request; anything else stays with its first
- * claimant. Rows are inserted in the order of "ord" (sorted by key), so that two statements that
- * claim the same keys lock them in the same order.
- */
-const CLAIM_INPUT = `INSERT INTO "gateway"."idempotency_records" AS r
+const CLAIM = `INSERT INTO "gateway"."idempotency_records" AS r
      ("owner", "route_key", "idempotency_key", "request_fingerprint", "status", "created_at", "locked_until", "expires_at")
-   SELECT "owner", "route_key", "idempotency_key", "request_fingerprint", 'in_progress', clock_timestamp(),
-          clock_timestamp() + make_interval(secs => $1::double precision / 1000),
-          clock_timestamp() + make_interval(hours => $2::int)
-     FROM "input" ORDER BY "ord"
+   VALUES ($1, $2, $3, $4, 'in_progress', clock_timestamp(),
+           clock_timestamp() + make_interval(secs => $5::double precision / 1000),
+           clock_timestamp() + make_interval(hours => $6::int))
    ON CONFLICT ("owner", "route_key", "idempotency_key") DO UPDATE SET
      "request_fingerprint" = EXCLUDED."request_fingerprint", "status" = 'in_progress',
      "response_status" = NULL, "response_body" = NULL, "created_at" = EXCLUDED."created_at",
@@ -110,24 +82,11 @@ const CLAIM_INPUT = `INSERT INTO "gateway"."idempotency_records" AS r
    WHERE r."expires_at" < now()
       OR (r."status" = 'in_progress' AND r."locked_until" < now()
           AND r."request_fingerprint" = EXCLUDED."request_fingerprint")
-   RETURNING "id", "created_at"::text AS "claimed_at", "owner", "route_key", "idempotency_key"`;
-
-/** Orders scopes by owner, route and key. */
-function compareScopes(a: IdempotencyScope, b: IdempotencyScope): number {
-  return (
-    compareText(a.owner, b.owner) ||
-    compareText(a.routeKey, b.routeKey) ||
-    compareText(a.idempotencyKey, b.idempotencyKey)
-  );
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+   RETURNING "id", "created_at"::text AS "claimed_at"`;
 
 /**
  * idempotency_records: the first request claims (owner, route, key) with one atomic INSERT ... ON
- * CONFLICT (claims that arrive together share one); every other request with the same scope reads the row and is replayed, rejected as a
+ * CONFLICT; every other request with the same scope reads the row and is replayed, rejected as a
  * conflict, or told the first is still in progress.
  */
 @Injectable()
@@ -147,13 +106,6 @@ export class IdempotentResponseRepository implements OnModuleInit, OnModuleDestr
     @Inject(GatewayConfig) private readonly config: GatewayConfig,
   ) {}
 
-  /** Claims that arrive together are taken in one statement (GroupedWrites), on the commands' lane. */
-  private readonly claims = new GroupedWrites<ClaimRequest, TakenClaim | undefined>({
-    maxBatch: CLAIMS_PER_STATEMENT,
-    maxInFlight: CLAIM_STATEMENTS_IN_FLIGHT,
-    write: (requests) => withConnectionPriority('command', () => this.claimTogether(requests)),
-  });
-
   /**
    * Claims the key for this request, or tells what an earlier request with it left. With
    * `readWithClaim`, that read travels in the claiming statement and its answer comes with the claim.
@@ -164,12 +116,29 @@ export class IdempotentResponseRepository implements OnModuleInit, OnModuleDestr
     readWithClaim?: ReadWithClaim,
   ): Promise<ClaimOutcome> {
     try {
+      // A row is only taken over when it expired, or when its holder vanished (lease over) while
+      // handling the very same request; anything else stays with its first claimant.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const taken = await this.claims.add({ scope, fingerprint, read: readWithClaim });
-        if (taken !== undefined) {
+        const parameters: unknown[] = [
+          scope.owner,
+          scope.routeKey,
+          scope.idempotencyKey,
+          fingerprint,
+          this.config.IDEMPOTENCY_LEASE_MS,
+          this.config.IDEMPOTENCY_TTL_HOURS,
+        ];
+        const alongside = readWithClaim ? `, (${readWithClaim.sql(parameters)}) AS "read_with_claim"` : '';
+        const claimed: Array<{ id: string; claimed_at: string; read_with_claim?: unknown }> =
+          await this.dataSource.query(
+            `WITH "claimed" AS (${CLAIM}) SELECT "id", "claimed_at"${alongside} FROM "claimed"`,
+            parameters,
+          );
+        if (claimed.length > 0) {
+          const [row] = claimed;
+          const claim = { id: row.id, claimedAt: row.claimed_at };
           return readWithClaim
-            ? { outcome: 'claimed', claim: taken.claim, readWithClaim: taken.readWithClaim ?? null }
-            : { outcome: 'claimed', claim: taken.claim };
+            ? { outcome: 'claimed', claim, readWithClaim: row.read_with_claim ?? null }
+            : { outcome: 'claimed', claim };
         }
 
         const existing: ExistingRow[] = await this.dataSource.query(
@@ -191,58 +160,6 @@ export class IdempotentResponseRepository implements OnModuleInit, OnModuleDestr
     } catch (error) {
       throw asPersistenceError(error);
     }
-  }
-
-  /**
-   * Takes the claims of `requests` that nobody holds, in one statement per shape of read (in
-   * practice one: a route has one read), and answers each request's claim, or undefined when it
-   * was not taken. A key asked for twice in the group goes in once: its later requests are not
-   * taken here (one statement cannot claim a row twice) and find the first one's claim.
-   */
-  private async claimTogether(requests: ClaimRequest[]): Promise<Array<TakenClaim | undefined>> {
-    const taken = new Array<TakenClaim | undefined>(requests.length);
-    const firstOfKey = new Map<string, number>();
-    const byShape = new Map<string, number[]>();
-    requests.forEach((request, n) => {
-      const { owner, routeKey, idempotencyKey } = request.scope;
-      const key = JSON.stringify([owner, routeKey, idempotencyKey]);
-      if (firstOfKey.has(key)) return;
-      firstOfKey.set(key, n);
-      const shape = request.read?.sql('i."read_args"') ?? '';
-      byShape.set(shape, [...(byShape.get(shape) ?? []), n]);
-    });
-    await Promise.all(
-      [...byShape].map(async ([read, indexes]) => {
-        // Sorted by key: concurrent statements lock the rows they share in the same order.
-        const sorted = [...indexes].sort((a, b) => compareScopes(requests[a].scope, requests[b].scope));
-        const rows: Array<{ ord: number; id: string; claimed_at: string; read_with_claim?: unknown }> =
-          await this.dataSource.query(
-            `WITH "input" AS (
-               SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::int[])
-                 AS i("owner", "route_key", "idempotency_key", "request_fingerprint", "read_args", "ord")
-             ), "claimed" AS (${CLAIM_INPUT})
-             SELECT i."ord", c."id", c."claimed_at"${read ? `, (${read}) AS "read_with_claim"` : ''}
-               FROM "claimed" c JOIN "input" i USING ("owner", "route_key", "idempotency_key")`,
-            [
-              this.config.IDEMPOTENCY_LEASE_MS,
-              this.config.IDEMPOTENCY_TTL_HOURS,
-              sorted.map((n) => requests[n].scope.owner),
-              sorted.map((n) => requests[n].scope.routeKey),
-              sorted.map((n) => requests[n].scope.idempotencyKey),
-              sorted.map((n) => requests[n].fingerprint),
-              sorted.map((n) => JSON.stringify(requests[n].read?.args ?? [])),
-              sorted.map((_, ord) => ord),
-            ],
-          );
-        for (const row of rows) {
-          taken[sorted[row.ord]] = {
-            claim: { id: row.id, claimedAt: row.claimed_at },
-            ...(read ? { readWithClaim: row.read_with_claim } : {}),
-          };
-        }
-      }),
-    );
-    return taken;
   }
 
   /** Stores the final response; replays of this key answer it until the record expires. */

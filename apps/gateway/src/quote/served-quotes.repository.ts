@@ -102,9 +102,10 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
     routeId: string,
     nowMs = this.clock.nowMs(),
   ): Promise<RoutePlan> {
+    const parameters: unknown[] = [];
     const rows: Array<{ route: ServedRoute | null }> = await this.dataSource.query(
-      `SELECT (${servedRouteSql('$1', '$2', '$3')}) AS "route"`,
-      [quoteId, routeId, owner],
+      `SELECT (${servedRouteSql(owner, quoteId, routeId, parameters)}) AS "route"`,
+      parameters,
     );
     return planOfServedRoute(rows[0]?.route ?? null, quoteId, routeId, nowMs);
   }
@@ -135,10 +136,7 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
 export function servedRouteReadOf(owner: string | undefined, body: unknown): ReadWithClaim | undefined {
   const { quoteId, routeId } = (body ?? {}) as { quoteId?: unknown; routeId?: unknown };
   if (owner === undefined || typeof quoteId !== 'string' || typeof routeId !== 'string') return undefined;
-  return {
-    args: [quoteId, routeId, owner],
-    sql: (args) => servedRouteSql(`${args}->>0`, `${args}->>1`, `${args}->>2`),
-  };
+  return { sql: (parameters) => servedRouteSql(owner, quoteId, routeId, parameters) };
 }
 
 /**
@@ -170,12 +168,11 @@ export function planOfServedRoute(
   return route.plan;
 }
 
-/**
- * A scalar subquery: the ServedRoute as one jsonb value, or NULL for a quote not served to its
- * owner; the arguments are SQL expressions (parameters, or a claim's read arguments).
- */
-function servedRouteSql(quoteId: string, routeId: string, owner: string): string {
+/** A scalar subquery: the ServedRoute as one jsonb value, or NULL for a quote not served to `owner`. */
+function servedRouteSql(owner: string, quoteId: string, routeId: string, parameters: unknown[]): string {
+  parameters.push(quoteId, routeId, owner);
+  const n = parameters.length;
   return `SELECT jsonb_build_object('expiresAtMs', "expires_at_ms",
-            'plan', (SELECT p FROM jsonb_array_elements("route_plans") p WHERE p->>'routeId' = ${routeId} LIMIT 1))
-          FROM "gateway"."served_quotes" WHERE "quote_id" = ${quoteId} AND "owner" = ${owner}`;
+            'plan', (SELECT p FROM jsonb_array_elements("route_plans") p WHERE p->>'routeId' = $${n - 1} LIMIT 1))
+          FROM "gateway"."served_quotes" WHERE "quote_id" = $${n - 2} AND "owner" = $${n}`;
 }
