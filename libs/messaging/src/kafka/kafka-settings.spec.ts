@@ -102,6 +102,23 @@ describe('kafka settings', () => {
     expect(kafkajsLogMethod(logLevel.ERROR, { message: 'Crash: KafkaJSNumberOfRetriesExceeded' })).toBe(
       'error',
     );
+    // A consumer crashed by a transient answer is restarted by kafkajs: a warning, as the answer is.
+    expect(
+      kafkajsLogMethod(logLevel.ERROR, {
+        message:
+          "Crash: KafkaJSProtocolError: The coordinator is loading and hence can't process requests for this group",
+      }),
+    ).toBe('warn');
+    expect(
+      kafkajsLogMethod(logLevel.ERROR, {
+        message: 'Crash: KafkaJSProtocolError: Not authorized to access group: Group authorization failed.',
+      }),
+    ).toBe('error');
+    expect(
+      kafkajsLogMethod(logLevel.ERROR, {
+        message: 'Crash: KafkaJSNumberOfRetriesExceeded: The group coordinator is not available',
+      }),
+    ).toBe('error');
     expect(kafkajsLogMethod(logLevel.INFO, { message: 'Starting' })).toBe('log');
   });
 });

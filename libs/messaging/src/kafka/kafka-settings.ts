@@ -93,15 +93,21 @@ const TRANSIENT_BROKER_ANSWERS = new Set([
   'This server is not the leader for that topic-partition',
 ]);
 
-/** The logger method for a kafkajs log line. */
+/** A consumer's crash on a broker's answer, as kafkajs logs it, for the answer. */
+const CRASH = /^Crash: KafkaJSProtocolError: (.*)$/s;
+
+/**
+ * The logger method for a kafkajs log line. A transient answer (TRANSIENT_BROKER_ANSWERS) is a
+ * warning both as a response and as the crash of a consumer it ended: kafkajs restarts a consumer
+ * after such a crash (the answer is retriable), and a restart that gives up logs its own error
+ * (`Crash: KafkaJSNumberOfRetriesExceeded…`).
+ */
 export function kafkajsLogMethod(level: number, log: { message?: string; error?: unknown }) {
   const method = KAFKAJS_LEVEL[level] ?? 'log';
-  const transient =
-    method === 'error' &&
-    log.message?.startsWith('Response ') === true &&
-    typeof log.error === 'string' &&
-    TRANSIENT_BROKER_ANSWERS.has(log.error);
-  return transient ? 'warn' : method;
+  if (method !== 'error') return method;
+  const answer =
+    log.message?.startsWith('Response ') === true ? log.error : CRASH.exec(log.message ?? '')?.[1];
+  return typeof answer === 'string' && TRANSIENT_BROKER_ANSWERS.has(answer) ? 'warn' : method;
 }
 
 /** Routes kafkajs logs through the JSON logger instead of kafkajs's own console format. */
