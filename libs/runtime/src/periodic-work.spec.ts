@@ -36,12 +36,13 @@ describe('PeriodicWork', () => {
       },
     });
     work.start(0);
-    await tick(200);
+    // The passes that found work (3, then 2) are followed by one at once; counted, not timed (a
+    // fixed window failed on a loaded machine).
+    await until(() => passes >= 3);
     await work.stop();
     const afterStop = passes;
     expect(maxRunning).toBe(1);
     expect(running).toBe(0); // stop() waited for the pass in flight
-    expect(passes).toBeGreaterThanOrEqual(3);
     await tick(100);
     expect(passes).toBe(afterStop);
   });
