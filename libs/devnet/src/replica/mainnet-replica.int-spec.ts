@@ -114,6 +114,8 @@ describe('mainnet replica', () => {
   const wethOf = (id: string) => catalogOf(id).wrappedNative!;
   const inAnHour = () => BigInt(Math.floor(Date.now() / 1000) + 3600);
 
+  // The replica's start (every chain, Cosmos included) as the other replica suites bound it: a
+  // loaded CI machine took over 60 s.
   beforeAll(async () => {
     replica = await startMainnetReplica({
       manifestPath,
@@ -121,7 +123,7 @@ describe('mainnet replica', () => {
       portBase: await freePort(),
       portArbitrum: await freePort(),
     });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     providers.forEach((p) => p.destroy());
