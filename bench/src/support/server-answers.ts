@@ -55,13 +55,13 @@ export function parseAnswerHistograms(text: string): AnswerHistograms {
       match[1] === REQUEST_REPLY_DURATION
         ? requestReplySeries(labels)
         : match[1] === CONNECTION_WAIT
-        ? `${CONNECTION_WAIT_SERIES}${labels.lane}`
-        : ANSWERED_ROUTES.find(
-            (r) =>
-              r.method === labels.method &&
-              r.route === labels.route &&
-              r.statuses.includes(labels.status_code),
-          )?.name;
+          ? `${CONNECTION_WAIT_SERIES}${labels.lane}`
+          : ANSWERED_ROUTES.find(
+              (r) =>
+                r.method === labels.method &&
+                r.route === labels.route &&
+                r.statuses.includes(labels.status_code),
+            )?.name;
     if (!name) continue;
     const le = labels.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(labels.le);
     const buckets = (out[name] ??= new Map());

@@ -84,16 +84,28 @@ describe('QuoteRepository.insert on PostgreSQL', () => {
     }
   });
 
-  it("fails the quotes of a statement that fails, and only them", async () => {
+  it('fails the quotes of a statement that fails, and only them', async () => {
     const stored = quoteOf(1);
     await quotes.insert(stored);
     inserts.reset();
     // Two quotes take both statements in flight; the next two wait and go together, one of them
     // with an id already stored: their statement fails, the others are stored.
-    const [first, second, again, fresh] = [quoteOf(2), quoteOf(3), { ...quoteOf(4), id: stored.id }, quoteOf(5)];
-    const outcomes = await Promise.allSettled([first, second, again, fresh].map((quote) => quotes.insert(quote)));
+    const [first, second, again, fresh] = [
+      quoteOf(2),
+      quoteOf(3),
+      { ...quoteOf(4), id: stored.id },
+      quoteOf(5),
+    ];
+    const outcomes = await Promise.allSettled(
+      [first, second, again, fresh].map((quote) => quotes.insert(quote)),
+    );
 
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'rejected',
+    ]);
     expect(inserts.count).toBe(3);
     expect(await storedRoutes(first.id)).toHaveLength(2);
     expect(await storedRoutes(fresh.id)).toHaveLength(0);

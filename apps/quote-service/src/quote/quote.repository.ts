@@ -85,7 +85,9 @@ export class QuoteRepository {
         column((quote) => JSON.stringify(quote.providerOutcomes)),
         column((quote) => quote.createdAtMs),
         column((quote) => quote.expiresAtMs),
-        JSON.stringify(quotes.flatMap((quote) => quote.routes.map((route) => ({ quoteId: quote.id, ...route })))),
+        JSON.stringify(
+          quotes.flatMap((quote) => quote.routes.map((route) => ({ quoteId: quote.id, ...route }))),
+        ),
       ],
     );
   }
