@@ -116,11 +116,9 @@ export function requestRepliesBetween(
   after: AnswerHistograms | undefined,
   boundsS: readonly number[],
 ): ServerAnswerFigures[] | undefined {
-  const names = Object.keys(after ?? {}).filter((name) => name.startsWith(REQUEST_REPLY_SERIES));
-  return seriesBetween(names, before, after, boundsS)
-    ?.filter((series) => series.answered > 0)
-    .map((series) => ({ ...series, name: series.name.slice(REQUEST_REPLY_SERIES.length) }))
-    .sort((a, b) => b.answered - a.answered);
+  return prefixedSeriesBetween(REQUEST_REPLY_SERIES, before, after, boundsS)?.sort(
+    (a, b) => b.answered - a.answered,
+  );
 }
 
 /**
@@ -132,10 +130,20 @@ export function connectionWaitsBetween(
   after: AnswerHistograms | undefined,
   boundsS: readonly number[],
 ): ServerAnswerFigures[] | undefined {
-  const names = Object.keys(after ?? {}).filter((name) => name.startsWith(CONNECTION_WAIT_SERIES));
+  return prefixedSeriesBetween(CONNECTION_WAIT_SERIES, before, after, boundsS);
+}
+
+/** The series named `prefix…` with any count in between, named without the prefix. */
+function prefixedSeriesBetween(
+  prefix: string,
+  before: AnswerHistograms | undefined,
+  after: AnswerHistograms | undefined,
+  boundsS: readonly number[],
+): ServerAnswerFigures[] | undefined {
+  const names = Object.keys(after ?? {}).filter((name) => name.startsWith(prefix));
   return seriesBetween(names, before, after, boundsS)
     ?.filter((series) => series.answered > 0)
-    .map((series) => ({ ...series, name: series.name.slice(CONNECTION_WAIT_SERIES.length) }));
+    .map((series) => ({ ...series, name: series.name.slice(prefix.length) }));
 }
 
 function seriesBetween(
