@@ -51,6 +51,16 @@ export class SwapEventLogRepository implements OnModuleInit, OnModuleDestroy {
     return rows.map((row) => ({ id: row.event_id, type: row.type, data: row.data }));
   }
 
+  /** The swap's newest logged event (its id and type), or null when its log is empty (or purged). */
+  async newestOf(swapId: string): Promise<Pick<LoggedSwapEvent, 'id' | 'type'> | null> {
+    const [row]: Array<{ event_id: string; type: string }> = await this.dataSource.query(
+      `SELECT "e"."id"::text AS "event_id", "e"."type" FROM "gateway"."swap_events" "e"
+       WHERE "e"."swap_id" = $1 ORDER BY "e"."id" DESC LIMIT 1`,
+      [swapId],
+    );
+    return row ? { id: row.event_id, type: row.type } : null;
+  }
+
   /** Drops events older than the retention; returns how many. */
   async purge(nowMs = this.clock.nowMs()): Promise<number> {
     const cutoff = new Date(nowMs - this.config.SWAP_EVENT_RETENTION_HOURS * 3_600_000);

@@ -103,6 +103,49 @@ describe('swap event streams over PostgreSQL', () => {
     expect(afterEnd.events).toEqual([]);
   });
 
+  it("waits for swap.completed after the last step's confirmation, which already reads completed", async () => {
+    const swapId = await newSwap();
+    // The planner's last swap.step-confirmed carries the swap's new status: the view is terminal
+    // one event before the terminal event is logged.
+    await project(swapId, SwapEventTypes.stepConfirmed, { status: 'completed', stepCurrent: 2 });
+    const stream = await openSseStream(`${gateway.baseUrl}/swap/${swapId}/events`, key);
+    await waitFor(() => stream.events.some((e) => e.event === SwapEventTypes.stepConfirmed));
+    // A keep-alive after it: the stream read the log again with the view terminal, and stayed.
+    const keepAlives = stream.comments.length;
+    await waitFor(() => stream.comments.length > keepAlives || stream.isEnded(), {
+      timeoutMs: 5_000,
+      description: 'a keep-alive, or the end',
+    });
+    expect(stream.isEnded()).toBe(false);
+
+    await project(swapId, SwapEventTypes.completed, { status: 'completed' });
+    await stream.ended;
+    expect(stream.events.map((e) => e.event)).toEqual([
+      SwapEventTypes.created,
+      SwapEventTypes.stepConfirmed,
+      SwapEventTypes.completed,
+    ]);
+  });
+
+  it('ends at once for a swap long terminal whose terminal event was never logged, and for one whose log was purged', async () => {
+    const old = Date.now() - 120_000;
+    const neverLogged = await newSwap();
+    await gateway.dataSource.query(
+      `UPDATE "gateway"."swap_views" SET "status" = 'completed', "updated_at_ms" = $2 WHERE "swap_id" = $1`,
+      [neverLogged, old],
+    );
+    const purged = await newSwap();
+    await project(purged, SwapEventTypes.completed, { status: 'completed' });
+    await gateway.dataSource.query(`DELETE FROM "gateway"."swap_events" WHERE "swap_id" = $1`, [purged]);
+
+    const [fromNeverLogged, fromPurged] = await Promise.all(
+      [neverLogged, purged].map((swapId) => openSseStream(`${gateway.baseUrl}/swap/${swapId}/events`, key)),
+    );
+    await Promise.all([fromNeverLogged.ended, fromPurged.ended]);
+    expect(fromNeverLogged.events.map((e) => e.event)).toEqual([SwapEventTypes.created]);
+    expect(fromPurged.events).toEqual([]);
+  });
+
   it('sends new events as they are projected, keep-alive comments while idle, and frees its slot when the client leaves', async () => {
     const swapId = await newSwap();
     const url = `${gateway.baseUrl}/swap/${swapId}/events`;

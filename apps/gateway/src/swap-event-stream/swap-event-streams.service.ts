@@ -4,7 +4,6 @@ import { CodedError, ErrorCodes, isTerminalSwapStatus } from '@swapgw/contracts'
 import type { GatewayReply } from '../common/http/gateway-request';
 import { GatewayConfig } from '../config/gateway.config';
 import { SwapViewChanges, SwapViewWatch } from '../swap/swap-view-changes';
-import type { SwapViewEntity } from '../swap/swap-view.entity';
 import { SwapViewRepository } from '../swap/swap-view.repository';
 import { SwapEventLogRepository } from './swap-event-log.repository';
 import {
@@ -21,6 +20,8 @@ export const STREAM_PAGE_SIZE = 100;
 const STREAM_REREAD_MS = 5_000;
 /** A client that reads nothing for this long while the socket's buffer is full is disconnected. */
 const SLOW_READER_TIMEOUT_MS = 60_000;
+/** How long a terminal view waits for its terminal event to be logged before its streams end anyway. */
+const TERMINAL_EVENT_GRACE_MS = 30_000;
 /** Suggested reconnection delay sent to clients (`retry:`). */
 export const STREAM_RETRY_MS = 2_000;
 /** Retry-After of a 429 for too many open streams: streams end when their swap does. */
@@ -122,14 +123,20 @@ export class SwapEventStreams implements OnModuleDestroy {
   }
 
   /**
-   * True when the swap is over and the log has nothing after `lastId`: its terminal event was sent
-   * already (a resumption after it), or was purged. The view is read before the log: the terminal
-   * event and the terminal view commit together, so a terminal view means the event is in the log.
+   * True when the swap is over and the log has nothing after `lastId` to send: its terminal event
+   * is the newest logged (sent already: a resumption after it), or the log is empty (purged). A
+   * terminal view alone is not enough: the last step's `swap.step-confirmed` already reads
+   * `completed`, and `swap.completed` is projected a moment after it. A view terminal for
+   * TERMINAL_EVENT_GRACE_MS without its terminal event logged (a swap older than the log) ends too.
    */
   private async endedWithoutMore(swapId: string, owner: string, lastId: string): Promise<boolean> {
     const view = await this.views.findOwned(swapId, owner);
-    if (view && !isSettledTerminal(view)) return false;
-    return (await this.log.readAfter(swapId, lastId, 1)).length === 0;
+    if (view && !isTerminalSwapStatus(view.status)) return false;
+    const newest = await this.log.newestOf(swapId);
+    if (newest === null) return true;
+    if (BigInt(newest.id) > BigInt(lastId)) return false;
+    if (TERMINAL_STREAM_EVENTS.has(newest.type)) return true;
+    return view !== null && Date.now() - view.updatedAtMs >= TERMINAL_EVENT_GRACE_MS;
   }
 
   private acquire(apiKeyId: string, reply: GatewayReply): void {
@@ -177,10 +184,6 @@ function streamHeaders(reply: GatewayReply): OutgoingHttpHeaders {
 }
 
 const isGone = (raw: ServerResponse): boolean => raw.destroyed || raw.writableEnded;
-
-/** Terminal, with the reason known (a refused build shows `failed` a moment before its reason). */
-const isSettledTerminal = (view: SwapViewEntity): boolean =>
-  isTerminalSwapStatus(view.status) && (view.status !== 'failed' || view.failureReason !== null);
 
 /**
  * Writes `chunk`; when the socket's buffer is full, waits until it drains before going on. False

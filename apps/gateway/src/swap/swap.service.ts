@@ -292,13 +292,13 @@ function terminalOf(view: SwapViewEntity): CodedError {
   });
 }
 
+/** A waiting build reads its row at least this often even without a notification. */
+const BUILD_WAIT_REREAD_MS = 1_000;
+
 /**
  * Terminal, with the reason known: a refused build's view may show `failed` from swap.created a
  * moment before swap.failed brings the reason.
  */
-/** A waiting build reads its row at least this often even without a notification. */
-const BUILD_WAIT_REREAD_MS = 1_000;
-
 const isSettledTerminal = (view: SwapViewEntity): boolean =>
   isTerminalSwapStatus(view.status) && (view.status !== 'failed' || view.failureReason !== null);
 
