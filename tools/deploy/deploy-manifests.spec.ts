@@ -478,6 +478,8 @@ describe('Dockerfile', () => {
           app === 'gateway' ? new RegExp(`e\\.PORT\\|\\|${port}\\b`) : new RegExp(`'${app}':${port}\\b`),
         );
       },
+      // Three Node processes each: a second or more apiece on a loaded 2-core CI machine.
+      30_000,
     );
   });
 });
