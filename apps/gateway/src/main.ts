@@ -8,7 +8,7 @@ import { GatewayConfig } from './config/gateway.config';
 async function main(): Promise<void> {
   const config = loadConfigOrExit(GatewayConfig, 'gateway');
   const logger = new Logger('Main');
-  const { app, startConsumers } = await createGatewayApp(config);
+  const { app, startConsumers, listen } = await createGatewayApp(config);
 
   // Graceful shutdown: stop accepting, let in-flight requests finish (bounded), close Kafka and
   // the database pool, flush the spans still buffered, then exit.
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     { timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
   );
 
-  await app.listen({ port: config.PORT, host: config.HOST, backlog: config.HTTP_BACKLOG });
+  await listen();
   logger.log({
     msg: 'gateway listening',
     url: `http://${config.HOST}:${config.PORT}/api/v1`,

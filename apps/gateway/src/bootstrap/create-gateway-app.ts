@@ -14,6 +14,7 @@ import {
 } from '@swapgw/messaging';
 import { cacheValidationMetadata, JsonLogger, withTimeout } from '@swapgw/runtime';
 import { AppModule } from '../app.module';
+import { AcceptSockets } from '../common/http/accept-sockets';
 import { EdgeReads } from '../common/http/edge-reads';
 import { edgeServerFactory, installHttpShell } from '../common/http/http-shell';
 import { RouteTable } from '../common/http/route-table';
@@ -35,6 +36,8 @@ export interface GatewayApp {
    * retries its first connection for minutes.
    */
   startConsumers(): Promise<void>;
+  /** Serves HTTP on HOST:PORT (or `port`, 0 for any free one) with HTTP_ACCEPT_SOCKETS listening sockets. */
+  listen(port?: number): Promise<void>;
 }
 
 export interface CreateGatewayAppOptions {
@@ -129,6 +132,8 @@ export async function createGatewayApp(
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   made.edge = app.get(EdgeReads);
   installHttpShell(fastify, routes, made.edge);
+  const acceptSockets = new AcceptSockets(config.HTTP_ACCEPT_SOCKETS);
+  acceptSockets.closeWith(fastify);
   app.setGlobalPrefix(API_PREFIX);
   const openApi = setupOpenApi(app, fastify);
 
@@ -146,5 +151,11 @@ export async function createGatewayApp(
     startConsumers: async () => {
       await app.startAllMicroservices();
     },
+    listen: (port = config.PORT) =>
+      acceptSockets.listen((address) => app.listen(address), app.getHttpServer(), {
+        port,
+        host: config.HOST,
+        backlog: config.HTTP_BACKLOG,
+      }),
   };
 }

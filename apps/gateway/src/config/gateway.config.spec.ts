@@ -8,6 +8,7 @@ describe('GatewayConfig', () => {
       PORT: 3000,
       HOST: '127.0.0.1',
       HTTP_BACKLOG: 4096,
+      HTTP_ACCEPT_SOCKETS: 16,
       METRICS_PORT: 9464,
       KAFKA_BROKERS: '127.0.0.1:9092',
       BODY_LIMIT_BYTES: 65536,
@@ -40,6 +41,7 @@ describe('GatewayConfig', () => {
         IDEMPOTENCY_TTL_HOURS: '1',
         KAFKA_BROKERS: 'nohostport',
         HTTP_BACKLOG: '0',
+        HTTP_ACCEPT_SOCKETS: '0',
       });
     } catch (error) {
       problems = (error as ConfigValidationError).problems.join('\n');
@@ -51,6 +53,7 @@ describe('GatewayConfig', () => {
       'IDEMPOTENCY_TTL_HOURS',
       'KAFKA_BROKERS',
       'HTTP_BACKLOG',
+      'HTTP_ACCEPT_SOCKETS',
     ])
       expect(problems).toContain(name);
   });

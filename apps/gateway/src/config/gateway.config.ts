@@ -28,6 +28,17 @@ export class GatewayConfig extends MessagingEnvironment {
   HTTP_BACKLOG: number = 4096;
 
   /**
+   * Listening sockets on PORT (SO_REUSEPORT, in this one process) that take new connections. The
+   * event loop accepts one connection per socket per turn, and a turn takes tens of milliseconds
+   * under load: with one socket, 1,000 wallets connecting at once waited up to 20 s in the kernel's
+   * queue before their request was read. 1 = a single socket, without SO_REUSEPORT.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  HTTP_ACCEPT_SOCKETS: number = 16;
+
+  /**
    * Port of GET /metrics (Prometheus text format), on HOST: a server of its own, apart from the
    * public API port, so that the scraper's port need not be exposed with the API. 0 = any free port (tests).
    */

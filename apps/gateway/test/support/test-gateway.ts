@@ -62,7 +62,7 @@ export async function startTestGateway(options: {
     extraModules: options.extraModules,
     prepare: options.prepare,
   });
-  await gateway.app.listen(0, '127.0.0.1');
+  await gateway.listen(0);
   await gateway.startConsumers();
   const address = gateway.app.getHttpServer().address() as { port: number };
   const store = gateway.app.get(ApiKeyRepository);
