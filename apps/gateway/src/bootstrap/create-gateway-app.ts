@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { answerClientError, frameworkErrorAnswer } from '../common/http/client-error';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -22,6 +23,7 @@ import { GatewayConfig } from '../config/gateway.config';
 import { gatewayDatabaseOptions } from '../database/gateway-data-source';
 import { prepareOrCheckDatabase } from '@swapgw/persistence';
 import { gatewayKafkaSettings } from '../gateway-core.module';
+import { acceptQueueMetrics } from '../metrics/accept-queue-metrics';
 import { setupOpenApi } from '../openapi/openapi-document';
 
 export const API_PREFIX = 'api/v1';
@@ -151,11 +153,14 @@ export async function createGatewayApp(
     startConsumers: async () => {
       await app.startAllMicroservices();
     },
-    listen: (port = config.PORT) =>
-      acceptSockets.listen((address) => app.listen(address), app.getHttpServer(), {
+    listen: async (port = config.PORT) => {
+      const server = app.getHttpServer();
+      await acceptSockets.listen((address) => app.listen(address), server, {
         port,
         host: config.HOST,
         backlog: config.HTTP_BACKLOG,
-      }),
+      });
+      acceptQueueMetrics.readFrom((server.address() as AddressInfo).port);
+    },
   };
 }

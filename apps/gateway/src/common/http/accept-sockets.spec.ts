@@ -15,8 +15,11 @@ interface Served {
   accepted(): number[];
 }
 
-/** A Fastify app with one route, served through `count` accept sockets on a free port. */
-async function serve(count: number): Promise<Served> {
+/**
+ * A Fastify app with one route, served through `count` accept sockets on a free port; `made` sees
+ * each other socket's server as it is made (n from 1), before it listens.
+ */
+async function serve(count: number, made?: (server: http.Server, n: number) => void): Promise<Served> {
   const fastify = Fastify();
   fastify.get('/who', async () => ({ ok: true }));
   const sockets = new AcceptSockets(count);
@@ -34,6 +37,7 @@ async function serve(count: number): Promise<Served> {
   const createServer = jest.spyOn(http, 'createServer').mockImplementation(((...args: []) => {
     const server = originalCreate(...args);
     watch(server);
+    made?.(server, servers.length - 1);
     return server;
   }) as typeof http.createServer);
   try {
@@ -156,6 +160,25 @@ describe('AcceptSockets', () => {
         .on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error')),
     );
     expect(refused).toBe('ECONNREFUSED');
+  });
+
+  it('serves with the sockets it could open where another one cannot listen (no SO_REUSEPORT)', async () => {
+    // The third socket's listen fails as it does where the runtime ignores reusePort.
+    const served = await serve(4, (server, n) => {
+      if (n === 2)
+        server.listen = (() => {
+          process.nextTick(() =>
+            server.emit('error', Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' })),
+          );
+          return server;
+        }) as typeof server.listen;
+    });
+    try {
+      expect(served.sockets.listening(served.fastify.server)).toBe(2);
+      expect((await fetch(`http://127.0.0.1:${served.port}/who`)).status).toBe(200);
+    } finally {
+      await served.fastify.close();
+    }
   });
 
   it('with one socket, keeps the port its own: a second listener on it fails', async () => {

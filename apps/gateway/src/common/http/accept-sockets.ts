@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,8 @@ const SHARED_SETTINGS = [
   'maxRequestsPerSocket',
   'maxHeadersCount',
 ] as const;
+
+const logger = new Logger('AcceptSockets');
 
 export interface ListenAddress {
   port: number;
@@ -73,13 +76,23 @@ export class AcceptSockets {
     const { port } = first.address() as AddressInfo;
     for (let n = 1; n < this.count; n++) {
       const server = sharingWith(first);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
+      const refused = await new Promise<Error | undefined>((resolve) => {
+        server.once('error', resolve);
         server.listen({ ...address, port, reusePort: true }, () => {
-          server.off('error', reject);
-          resolve();
+          server.off('error', resolve);
+          resolve(undefined);
         });
       });
+      if (refused) {
+        // A runtime or kernel without SO_REUSEPORT (Node before 22.12): serve with the sockets open.
+        logger.warn({
+          msg: 'could not open every accept socket on the API port; serving with fewer',
+          listening: this.others.length + 1,
+          wanted: this.count,
+          error: refused.message,
+        });
+        return;
+      }
       this.others.push(server);
     }
   }
