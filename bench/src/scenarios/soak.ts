@@ -14,7 +14,12 @@ import {
   ProcessGroup,
   takeCpuSnapshot,
 } from '../support/process-cpu';
-import { ClientConnectionFigures, watchClientConnections } from '../support/client-connections';
+import {
+  AcceptQueueFigures,
+  ClientConnectionFigures,
+  watchAcceptQueue,
+  watchClientConnections,
+} from '../support/client-connections';
 import { Prober, ProbeResult, ProbeTarget } from '../support/prober';
 import { readRecycles, RecycleReading, recyclesBetween } from '../support/request-reply-recycles';
 import {
@@ -151,6 +156,8 @@ export interface SoakFigures {
   loadClientEventLoop?: EventLoopDelayFigures;
   /** The connections the load client opened during the burst, and how long their TCP connects took. */
   loadClientConnections?: ClientConnectionFigures;
+  /** The gateway's accept queue during the burst (connections waiting in the kernel, unseen by its timings). */
+  gatewayAcceptQueue?: AcceptQueueFigures;
   /** POST /swap/build answers in the same form; anything but 200 and 202 is a refusal. */
   buildStatuses: Record<string, number>;
   buildsRefused: number;
@@ -459,6 +466,7 @@ export async function runSoak(
   const clock = () => elapsedMs(start);
   const ownEventLoop = watchOwnEventLoop();
   const connections = watchClientConnections(agents);
+  const acceptQueue = watchAcceptQueue(options.gatewayUrl);
   const prober = new Prober(
     options.gatewayUrl,
     options.proberKey,
@@ -482,6 +490,7 @@ export async function runSoak(
   const loadGenerator = process.cpuUsage(loadGeneratorBefore);
   const loadClientEventLoop = ownEventLoop.stop();
   const loadClientConnections = connections.stop();
+  const gatewayAcceptQueue = await acceptQueue.stop();
   const cpu =
     cpuBefore &&
     cpuUsageBetween(
@@ -544,6 +553,7 @@ export async function runSoak(
     connectionWaits: connectionWaitsBetween(answersBefore, answersAfter, [0.1, 1]),
     loadClientEventLoop,
     loadClientConnections,
+    gatewayAcceptQueue,
     buildStatuses: record.buildStatuses,
     buildsRefused,
     accepted: record.swapIds.length,

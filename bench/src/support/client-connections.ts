@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
+import { acceptQueueLength } from '@swapgw/runtime';
 import { percentile } from './stats';
 
 export interface ClientConnectionFigures {
@@ -49,6 +50,46 @@ export function watchClientConnections(agents: readonly http.Agent[]): { stop():
         connectP50Ms: round(percentile(sorted, 50)),
         connectP99Ms: round(percentile(sorted, 99)),
         connectMaxMs: round(sorted[sorted.length - 1] ?? 0),
+      };
+    },
+  };
+}
+
+export interface AcceptQueueFigures {
+  /** Readings of the gateway's accept queue during the burst (every 250 ms). */
+  samples: number;
+  /** Of those, readings with a connection waiting. */
+  waitingSamples: number;
+  /** The most connections waiting at once. */
+  maxWaiting: number;
+}
+
+/**
+ * Reads the kernel's accept queue of the gateway's port during the burst (what the gateway's
+ * swapgw_http_accept_queue_connections reads, read here so that the gateway renders no /metrics
+ * during the burst): connections its clients count connected and it has not accepted. Undefined
+ * where the kernel has no such tables.
+ */
+export function watchAcceptQueue(
+  gatewayUrl: string,
+  everyMs = 250,
+): { stop(): Promise<AcceptQueueFigures | undefined> } {
+  const port = Number(new URL(gatewayUrl).port);
+  const readings: Array<number | undefined> = [];
+  let reading: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    reading = acceptQueueLength(port).then((waiting) => void readings.push(waiting));
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await reading;
+      const known = readings.filter((n): n is number => n !== undefined);
+      if (known.length === 0) return undefined;
+      return {
+        samples: known.length,
+        waitingSamples: known.filter((n) => n > 0).length,
+        maxWaiting: Math.max(...known),
       };
     },
   };

@@ -269,6 +269,11 @@ function serverAnswerLines(result: SoakFigures): string[] {
           `The load client's new connections during the burst (a request on one waits for its TCP connect before the gateway sees it): ${connections.opened} opened, ${connections.connected} connected, connect p50 ${ms(connections.connectP50Ms)}, p99 ${ms(connections.connectP99Ms)}, max ${ms(connections.connectMaxMs)}.`,
         ]
       : []),
+    ...(result.gatewayAcceptQueue
+      ? [
+          `The gateway's accept queue during the burst (connections its clients counted connected and it had not accepted; the kernel's count every 250 ms): max ${result.gatewayAcceptQueue.maxWaiting}, above 0 in ${result.gatewayAcceptQueue.waitingSamples} of ${result.gatewayAcceptQueue.samples} readings.`,
+        ]
+      : []),
   ];
 }
 
