@@ -16,12 +16,16 @@ interface Served {
 }
 
 /**
- * A Fastify app with one route, served through `count` accept sockets on a free port; `made` sees
+ * A Fastify app with two routes (`/who`, and `/slow` answering after 300 ms), served through `count` accept sockets on a free port; `made` sees
  * each other socket's server as it is made (n from 1), before it listens.
  */
 async function serve(count: number, made?: (server: http.Server, n: number) => void): Promise<Served> {
   const fastify = Fastify();
   fastify.get('/who', async () => ({ ok: true }));
+  fastify.get('/slow', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { ok: true };
+  });
   const sockets = new AcceptSockets(count);
   sockets.closeWith(fastify);
   const servers: http.Server[] = [];
@@ -161,6 +165,39 @@ describe('AcceptSockets', () => {
     );
     expect(refused).toBe('ECONNREFUSED');
   });
+
+  it('ends keep-alive connections whose requests were in flight at close once answered, not at the keep-alive timeout', async () => {
+    const served = await serve(4);
+    const agent = new http.Agent({ keepAlive: true });
+    const clientClosed: Array<Promise<void>> = [];
+    agent.on('free', (socket: net.Socket) => {
+      if (!(socket as { watched?: boolean }).watched) {
+        (socket as { watched?: boolean }).watched = true;
+        clientClosed.push(new Promise((resolve) => socket.once('close', () => resolve())));
+      }
+    });
+    const get = (route: string) =>
+      new Promise<number>((resolve, reject) =>
+        http
+          .get({ host: '127.0.0.1', port: served.port, path: route, agent }, (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          })
+          .on('error', reject),
+      );
+    const inFlight = Promise.all(Array.from({ length: 12 }, () => get('/slow')));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = served.fastify.close().then(() => 'closed');
+    // Fastify's keep-alive timeout is 72 s: a close still waiting after 10 s waits for it.
+    const outcome = await Promise.race([
+      closing,
+      new Promise<string>((resolve) => setTimeout(() => resolve('still open after 10 s'), 10_000).unref()),
+    ]);
+    expect(await inFlight).toEqual(Array(12).fill(200));
+    expect(outcome).toBe('closed');
+    await Promise.all(clientClosed);
+    agent.destroy();
+  }, 20_000);
 
   it('serves with the sockets it could open where another one cannot listen (no SO_REUSEPORT)', async () => {
     // The third socket's listen fails as it does where the runtime ignores reusePort.
