@@ -7,6 +7,7 @@ import type {
   ClaimOutcome,
   IdempotencyClaim,
   IdempotentResponseRepository,
+  ClaimRead,
   ReadWithClaim,
   StoredResponse,
 } from './idempotent-response.repository';
@@ -61,10 +62,13 @@ function intercepted(
   return interceptor.intercept(context, next).then((answer: Observable<unknown>) => lastValueFrom(answer));
 }
 
+/** A read as a route declares one (its SQL is not run here: the store is a fake). */
+const ONE_READ: ClaimRead = { name: 'one', arity: 1, sql: (row) => `SELECT ${row}."arg1"` };
+
 describe('IdempotencyInterceptor', () => {
   it("sends the route's read with the claim and hands its answer to the handler with the claim", async () => {
     const store = new FakeStore({ outcome: 'claimed', claim: CLAIM, readWithClaim: { plan: 'p' } });
-    const read: ReadWithClaim = { sql: () => 'SELECT 1' };
+    const read: ReadWithClaim = { read: ONE_READ, args: ['a'] };
     let seen: unknown;
 
     await intercepted(store, { required: false, readWithClaim: () => read }, (request) => {
@@ -112,7 +116,7 @@ describe('IdempotencyInterceptor', () => {
 
     const answer = await intercepted(
       store,
-      { required: false, readWithClaim: () => ({ sql: () => 'SELECT 1' }) },
+      { required: false, readWithClaim: () => ({ read: ONE_READ, args: ['a'] }) },
       handle,
     );
 

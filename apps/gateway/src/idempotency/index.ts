@@ -3,4 +3,9 @@ export * from './idempotency-key';
 export * from './request-fingerprint';
 export { HeldIdempotencyClaim } from './held-claim';
 export { completionsOf, IdempotentResponseRepository } from './idempotent-response.repository';
-export type { ClaimCompletion, CompletionTerms, ReadWithClaim } from './idempotent-response.repository';
+export type {
+  ClaimCompletion,
+  ClaimRead,
+  CompletionTerms,
+  ReadWithClaim,
+} from './idempotent-response.repository';

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { CodedError, ErrorCodes, RoutePlan } from '@swapgw/contracts';
 import { withConnectionPriority } from '@swapgw/persistence';
 import { Clock, GroupedWrites, PeriodicWork } from '@swapgw/runtime';
-import type { ReadWithClaim } from '../idempotency/idempotent-response.repository';
+import type { ClaimRead, ReadWithClaim } from '../idempotency/idempotent-response.repository';
 
 /** Served quotes are kept this long past their expiry (a late build still gets QUOTE_EXPIRED, not 404). */
 export const SERVED_QUOTE_RETENTION_MS = 60 * 60_000;
@@ -102,10 +102,10 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
     routeId: string,
     nowMs = this.clock.nowMs(),
   ): Promise<RoutePlan> {
-    const parameters: unknown[] = [];
     const rows: Array<{ route: ServedRoute | null }> = await this.dataSource.query(
-      `SELECT (${servedRouteSql(owner, quoteId, routeId, parameters)}) AS "route"`,
-      parameters,
+      `SELECT (${SERVED_ROUTE_READ.sql('i')}) AS "route"
+         FROM (SELECT $1::text AS "owner", $2::text AS "arg1", $3::text AS "arg2") AS i`,
+      [owner, quoteId, routeId],
     );
     return planOfServedRoute(rows[0]?.route ?? null, quoteId, routeId, nowMs);
   }
@@ -136,7 +136,7 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
 export function servedRouteReadOf(owner: string | undefined, body: unknown): ReadWithClaim | undefined {
   const { quoteId, routeId } = (body ?? {}) as { quoteId?: unknown; routeId?: unknown };
   if (owner === undefined || typeof quoteId !== 'string' || typeof routeId !== 'string') return undefined;
-  return { sql: (parameters) => servedRouteSql(owner, quoteId, routeId, parameters) };
+  return { read: SERVED_ROUTE_READ, args: [quoteId, routeId] };
 }
 
 /**
@@ -168,11 +168,14 @@ export function planOfServedRoute(
   return route.plan;
 }
 
-/** A scalar subquery: the ServedRoute as one jsonb value, or NULL for a quote not served to `owner`. */
-function servedRouteSql(owner: string, quoteId: string, routeId: string, parameters: unknown[]): string {
-  parameters.push(quoteId, routeId, owner);
-  const n = parameters.length;
-  return `SELECT jsonb_build_object('expiresAtMs', "expires_at_ms",
-            'plan', (SELECT p FROM jsonb_array_elements("route_plans") p WHERE p->>'routeId' = $${n - 1} LIMIT 1))
-          FROM "gateway"."served_quotes" WHERE "quote_id" = $${n - 2} AND "owner" = $${n}`;
-}
+/**
+ * A scalar subquery over a row of the quote's owner (`owner`), its id (`arg1`) and the route's
+ * (`arg2`): the ServedRoute as one jsonb value, or NULL for a quote not served to that owner.
+ */
+const SERVED_ROUTE_READ: ClaimRead = {
+  name: 'served-route',
+  arity: 2,
+  sql: (row) => `SELECT jsonb_build_object('expiresAtMs', q."expires_at_ms",
+            'plan', (SELECT p FROM jsonb_array_elements(q."route_plans") p WHERE p->>'routeId' = ${row}."arg2" LIMIT 1))
+          FROM "gateway"."served_quotes" AS q WHERE q."quote_id" = ${row}."arg1" AND q."owner" = ${row}."owner"`,
+};
