@@ -30,6 +30,8 @@ export interface AnsweredRoute {
 export const ANSWERED_ROUTES: readonly AnsweredRoute[] = [
   { name: 'quote', method: 'POST', route: '/api/v1/quote', statuses: ['200'] },
   { name: 'build', method: 'POST', route: '/api/v1/swap/build', statuses: ['200', '202'] },
+  // The clients' polls of a built swap (202 until its payload is ready, then 200): what waiting costs.
+  { name: 'poll', method: 'GET', route: '/api/v1/swap/:swapId/signing', statuses: ['200', '202'] },
 ];
 
 /** Cumulative counts per upper bound (seconds, +Inf as Infinity), per route name. */

@@ -10,6 +10,7 @@ import type { ServedQuotes, ServedRoute } from '../quote/served-quotes.repositor
 import type { BuildPriceChecker, PricedPlan } from './build-price-check';
 import { swapViewOf } from './swap-view.fixture';
 import { BuildPreflight } from './build-preflight';
+import { ReadinessPace } from './readiness-pace';
 import { SwapService } from './swap.service';
 import { SwapViewChanges } from './swap-view-changes';
 import type { SwapViewEntity } from './swap-view.entity';
@@ -141,6 +142,7 @@ function serviceOf(
     commands as unknown as CommandPublisher,
     prices as BuildPriceChecker,
     new BuildPreflight(services as unknown as ServiceClient),
+    new ReadinessPace(),
     new SystemClock(),
   );
 }
@@ -570,6 +572,7 @@ describe('SwapService: the round trips of a build held by its Idempotency-Key cl
       new FakeCommands() as unknown as CommandPublisher,
       unchecked as unknown as BuildPriceChecker,
       new BuildPreflight(services as unknown as ServiceClient),
+      new ReadinessPace(),
       new SystemClock(),
     );
   /** A build that waits for nothing, holding `held`. */
