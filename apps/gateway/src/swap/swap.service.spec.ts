@@ -133,6 +133,7 @@ function serviceOf(
   commands = new FakeCommands(),
   changes = changesHub(),
   prices: Pick<BuildPriceChecker, 'check'> = unchecked,
+  pace = new ReadinessPace(),
 ) {
   return new SwapService(
     services as unknown as ServiceClient,
@@ -142,7 +143,7 @@ function serviceOf(
     commands as unknown as CommandPublisher,
     prices as BuildPriceChecker,
     new BuildPreflight(services as unknown as ServiceClient),
-    new ReadinessPace(),
+    pace,
     new SystemClock(),
   );
 }
@@ -211,6 +212,33 @@ describe('SwapService', () => {
     expect(answer.httpStatus).toBe(202);
     expect(answer.body).not.toHaveProperty('issues');
     expect(services.calls).toEqual([]);
+  });
+
+  it("tells a zero-wait build's client to poll when its payload is expected (ReadinessPace), else after a second", async () => {
+    const zeroWait = async (pace?: ReadinessPace) =>
+      (
+        await serviceOf(
+          noServices(),
+          new FakeViews(null, true), // the build creates its row
+          undefined,
+          undefined,
+          undefined,
+          pace,
+        ).build(OWNER, 'key-0', { ...buildBody, waitForTxRequestMs: 0 })
+      ).body as { pollAfterMs: number };
+    expect((await zeroWait()).pollAfterMs).toBe(1_000);
+    // Five first payloads served over the last 5 s, ten builds still ahead: expected in 10 s, polled in 5 s.
+    const nowMs = Date.now();
+    const pace = new ReadinessPace();
+    for (let i = 0; i < 15; i++) pace.built(nowMs - 20_000 + i);
+    for (let i = 0; i < 5; i++)
+      pace.servedFirstPayload({
+        swapId: `s${i}`,
+        createdAtMs: nowMs - 20_000 + i,
+        readyAtMs: nowMs - 5_000 + i * 1_000,
+        stepCurrent: 1,
+      });
+    expect((await zeroWait(pace)).pollAfterMs).toBe(5_000);
   });
 
   it('answers without issues when the preflight fails, or has not answered when the wait is over', async () => {

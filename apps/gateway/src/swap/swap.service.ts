@@ -170,7 +170,7 @@ export class SwapService {
         if (!told && waitUntil >= deadline)
           return {
             httpStatus: 202,
-            body: priced(await withIssues(this.pendingBuildResponse(swapId, view, this.clock.nowMs()))),
+            body: priced(await withIssues(this.pendingBuildResponse(swapId, builtAtMs, view))),
           };
         view = await this.views.findOwned(swapId, owner);
       }
@@ -203,10 +203,11 @@ export class SwapService {
   /** A build's 202: its view's pending answer, or, before its row is read, planning; each polled at the pace. */
   private pendingBuildResponse(
     swapId: string,
+    builtAtMs: number,
     view: SwapViewEntity | null,
-    nowMs: number,
   ): AsyncSigningResponse {
-    if (!view) return this.planningResponse(swapId, nowMs);
+    if (!view) return this.planningResponse(swapId, builtAtMs);
+    const nowMs = this.clock.nowMs();
     return pendingResponseOf(view, nowMs, this.pace.expectedReadyInMs(view.createdAtMs, nowMs));
   }
 
