@@ -694,7 +694,7 @@ export interface components {
             mode: "async";
             /** @enum {string} */
             nextAction: "poll";
-            /** @description Suggested wait before the next GET /swap/{swapId}/signing: 1000 to 3000 ms, backing off while the swap waits; before its first payload, up to 5000 ms while the swaps built before it are expected to take longer (see the integrator guide) */
+            /** @description Suggested wait before the next GET /swap/{swapId}/signing */
             pollAfterMs: number;
             /** @description POST /swap/build only, when the route's first leg is a swap: its price read again at build. Absent on polls, and when the first leg is a bridge paying a fixed amount */
             priceCheck?: components["schemas"]["BuildPriceCheckDto"];

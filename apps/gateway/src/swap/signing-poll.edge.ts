@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EdgeAnswer, EdgeAnswerer, EdgeReads } from '../common/http/edge-reads';
-import { ReadinessPace } from './readiness-pace';
+import { plainSigningAnswerOf } from './swap-responses';
 import { SwapViewChanges } from './swap-view-changes';
 
 /** The signing poll's route as Fastify registers it (global prefix included). */
@@ -11,7 +11,7 @@ export const SIGNING_POLL_ROUTE = '/api/v1/swap/:swapId/signing';
  * cache (exact while LISTEN is in place: every change of the row drops it) is answered from it,
  * before Fastify and Nest, whose router, hooks, guards and interceptors cost most of a poll. Under a flood of
  * builds, polls are most of the gateway's requests and nearly all of them find nothing changed.
- * Only answers the view alone decides (`ReadinessPace.signingAnswerOf`: 200 with the payload, 202 pending)
+ * Only answers the view alone decides (`plainSigningAnswerOf`: 200 with the payload, 202 pending)
  * and only to the swap's owner; anything else (not cached, another owner's or an unknown swap, a
  * terminal swap, an expired payload to refresh, a query string) goes the full path.
  */
@@ -22,7 +22,6 @@ export class SigningPollEdge implements EdgeAnswerer, OnModuleInit {
   constructor(
     private readonly edge: EdgeReads,
     private readonly changes: SwapViewChanges,
-    private readonly pace: ReadinessPace,
   ) {}
 
   onModuleInit(): void {
@@ -34,7 +33,7 @@ export class SigningPollEdge implements EdgeAnswerer, OnModuleInit {
     if (!swapId) return undefined;
     const view = this.changes.cache.get(swapId, nowMs);
     if (!view || view.owner !== owner) return undefined;
-    const answer = this.pace.signingAnswerOf(view, nowMs);
+    const answer = plainSigningAnswerOf(view, nowMs);
     return answer ? { statusCode: answer.httpStatus, data: answer.body } : undefined;
   }
 }

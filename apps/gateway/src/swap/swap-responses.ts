@@ -4,22 +4,10 @@ import type { SwapViewEntity } from './swap-view.entity';
 
 /** Suggested interval between polls of GET /swap/{swapId}/signing: the first one, and the shortest. */
 export const POLL_AFTER_MS = 1000;
-/** The longest suggested interval while a swap backs off: what its readiness may be seen late by, at most. */
+/** The longest suggested interval: what a swap's readiness may be seen late by, at most. */
 export const POLL_AFTER_MAX_MS = 3000;
-/**
- * The longest suggested interval while a swap waits for its first payload at the pace of the swaps
- * built before it (ReadinessPace): what a swap ready sooner than theirs may be seen late by, at most.
- */
-export const POLL_AFTER_PACED_MAX_MS = 5000;
 /** A swap that has waited `w` since its last change is polled again after w / this (within the bounds). */
 const POLL_BACKOFF_DIVISOR = 5;
-
-const inTenthsOfASecond = (ms: number): number => Math.round(ms / 100) * 100;
-
-/** Still before its first payload: at its first step, nothing to sign yet and nothing sent. */
-function awaitsFirstPayload(view: Pick<SwapViewEntity, 'stepCurrent' | 'payload' | 'lastTxHash'>): boolean {
-  return (view.stepCurrent ?? 1) === 1 && view.payload === null && view.lastTxHash === null;
-}
 
 /**
  * The suggested interval before the next poll of a swap with nothing to sign: a fifth of how long
@@ -28,29 +16,11 @@ function awaitsFirstPayload(view: Pick<SwapViewEntity, 'stepCurrent' | 'payload'
  * (seconds to tens of seconds under a burst) is polled a few times less often, so its client's
  * polls do not take the capacity that would get it ready, and it is seen ready at most a fifth of
  * its wait (and 3 s) late.
- *
- * Before its first payload, when it is expected in `expectedReadyInMs` (ReadinessPace: the swaps
- * built before it, at the pace first payloads are being served), it is polled then if that is later
- * than the back-off, at most POLL_AFTER_PACED_MAX_MS ahead. Never sooner than the back-off: the
- * pace only spares polls that would find nothing.
  */
-export function pollAfterMsOf(
-  view: Pick<SwapViewEntity, 'updatedAtMs' | 'stepCurrent' | 'payload' | 'lastTxHash'>,
-  nowMs: number,
-  expectedReadyInMs?: number,
-): number {
+export function pollAfterMsOf(view: Pick<SwapViewEntity, 'updatedAtMs'>, nowMs: number): number {
   const waitedMs = Math.max(0, nowMs - view.updatedAtMs);
-  const backoffMs = inTenthsOfASecond(waitedMs / POLL_BACKOFF_DIVISOR);
-  const pollAfterMs = Math.min(POLL_AFTER_MAX_MS, Math.max(POLL_AFTER_MS, backoffMs));
-  if (expectedReadyInMs === undefined || !awaitsFirstPayload(view)) return pollAfterMs;
-  const untilExpectedMs = inTenthsOfASecond(expectedReadyInMs);
-  return untilExpectedMs > pollAfterMs ? Math.min(POLL_AFTER_PACED_MAX_MS, untilExpectedMs) : pollAfterMs;
-}
-
-/** The first poll after a build's 202 that has no view to go by yet: when its payload is expected, 1 to 5 s. */
-export function firstPollAfterMsOf(expectedReadyInMs?: number): number {
-  if (expectedReadyInMs === undefined) return POLL_AFTER_MS;
-  return Math.min(POLL_AFTER_PACED_MAX_MS, Math.max(POLL_AFTER_MS, inTenthsOfASecond(expectedReadyInMs)));
+  const backoffMs = Math.round(waitedMs / POLL_BACKOFF_DIVISOR / 100) * 100;
+  return Math.min(POLL_AFTER_MAX_MS, Math.max(POLL_AFTER_MS, backoffMs));
 }
 
 export interface SigningEnvelope {
@@ -112,15 +82,11 @@ export type SigningAnswer =
  * more than the view: a terminal swap (an error, built by SwapService), or a payload that expired
  * unsigned (a refresh to ask for).
  */
-export function plainSigningAnswerOf(
-  view: SwapViewEntity,
-  nowMs: number,
-  expectedReadyInMs?: number,
-): SigningAnswer | null {
+export function plainSigningAnswerOf(view: SwapViewEntity, nowMs: number): SigningAnswer | null {
   if (isTerminalSwapStatus(view.status)) return null;
   if (isSignable(view, nowMs)) return { httpStatus: 200, body: syncResponseOf(view) };
   if (view.status === 'awaiting_signature' && view.payload !== null) return null;
-  return { httpStatus: 202, body: pendingResponseOf(view, nowMs, expectedReadyInMs) };
+  return { httpStatus: 202, body: pendingResponseOf(view, nowMs) };
 }
 
 /** A view whose payload can be signed now (ready and not expired). */
@@ -169,17 +135,13 @@ export function asyncResponseOf(
 }
 
 /**
- * The 202 of a view with nothing to sign at `nowMs`: when to poll again (pollAfterMsOf, at the
- * pace: `expectedReadyInMs` when known), and the pending transaction while one is in flight.
+ * The 202 of a view with nothing to sign at `nowMs`: when to poll again (pollAfterMsOf), and the
+ * pending transaction while one is in flight.
  */
-export function pendingResponseOf(
-  view: SwapViewEntity,
-  nowMs: number,
-  expectedReadyInMs?: number,
-): AsyncSigningResponse {
+export function pendingResponseOf(view: SwapViewEntity, nowMs: number): AsyncSigningResponse {
   const response = {
     ...asyncResponseOf(view.swapId, view.status, view.readyAtMs),
-    pollAfterMs: pollAfterMsOf(view, nowMs, expectedReadyInMs),
+    pollAfterMs: pollAfterMsOf(view, nowMs),
   };
   const transaction = pendingTransactionOf(view);
   return transaction ? { ...response, transaction } : response;

@@ -12,7 +12,6 @@ import { SwapViewChanges } from './swap-view-changes';
 import { SwapViewEntity } from './swap-view.entity';
 import { SwapViewRepository } from './swap-view.repository';
 import { SwapViewsProjector } from './swap-views.projector';
-import { ReadinessPace } from './readiness-pace';
 import { SigningPollEdge } from './signing-poll.edge';
 
 /**
@@ -32,7 +31,6 @@ import { SigningPollEdge } from './signing-poll.edge';
     SwapViewChanges,
     SwapEventLogRepository,
     SigningPollEdge,
-    ReadinessPace,
     IntegratorFeesCollectedRepository,
   ],
   // For the event streams (SwapEventStreamModule): the views, their change notifications and the event log.

@@ -10,7 +10,6 @@ import type { ServedQuotes, ServedRoute } from '../quote/served-quotes.repositor
 import type { BuildPriceChecker, PricedPlan } from './build-price-check';
 import { swapViewOf } from './swap-view.fixture';
 import { BuildPreflight } from './build-preflight';
-import { ReadinessPace } from './readiness-pace';
 import { SwapService } from './swap.service';
 import { SwapViewChanges } from './swap-view-changes';
 import type { SwapViewEntity } from './swap-view.entity';
@@ -133,7 +132,6 @@ function serviceOf(
   commands = new FakeCommands(),
   changes = changesHub(),
   prices: Pick<BuildPriceChecker, 'check'> = unchecked,
-  pace = new ReadinessPace(),
 ) {
   return new SwapService(
     services as unknown as ServiceClient,
@@ -143,7 +141,6 @@ function serviceOf(
     commands as unknown as CommandPublisher,
     prices as BuildPriceChecker,
     new BuildPreflight(services as unknown as ServiceClient),
-    pace,
     new SystemClock(),
   );
 }
@@ -212,33 +209,6 @@ describe('SwapService', () => {
     expect(answer.httpStatus).toBe(202);
     expect(answer.body).not.toHaveProperty('issues');
     expect(services.calls).toEqual([]);
-  });
-
-  it("tells a zero-wait build's client to poll when its payload is expected (ReadinessPace), else after a second", async () => {
-    const zeroWait = async (pace?: ReadinessPace) =>
-      (
-        await serviceOf(
-          noServices(),
-          new FakeViews(null, true), // the build creates its row
-          undefined,
-          undefined,
-          undefined,
-          pace,
-        ).build(OWNER, 'key-0', { ...buildBody, waitForTxRequestMs: 0 })
-      ).body as { pollAfterMs: number };
-    expect((await zeroWait()).pollAfterMs).toBe(1_000);
-    // Five first payloads served over the last 5 s, ten builds still ahead: expected in 10 s, polled in 5 s.
-    const nowMs = Date.now();
-    const pace = new ReadinessPace();
-    for (let i = 0; i < 15; i++) pace.built(nowMs - 20_000 + i);
-    for (let i = 0; i < 5; i++)
-      pace.servedFirstPayload({
-        swapId: `s${i}`,
-        createdAtMs: nowMs - 20_000 + i,
-        readyAtMs: nowMs - 5_000 + i * 1_000,
-        stepCurrent: 1,
-      });
-    expect((await zeroWait(pace)).pollAfterMs).toBe(5_000);
   });
 
   it('answers without issues when the preflight fails, or has not answered when the wait is over', async () => {
@@ -600,7 +570,6 @@ describe('SwapService: the round trips of a build held by its Idempotency-Key cl
       new FakeCommands() as unknown as CommandPublisher,
       unchecked as unknown as BuildPriceChecker,
       new BuildPreflight(services as unknown as ServiceClient),
-      new ReadinessPace(),
       new SystemClock(),
     );
   /** A build that waits for nothing, holding `held`. */

@@ -33,13 +33,11 @@ import {
   SWAP_LIST_LIMIT,
   SwapResource,
 } from './swap-resource';
-import { ReadinessPace } from './readiness-pace';
 import {
   asyncResponseOf,
-  AsyncSigningResponse,
-  firstPollAfterMsOf,
   pendingResponseOf,
   isSignable,
+  plainSigningAnswerOf,
   POLL_AFTER_MS,
   SigningAnswer,
   SubmittedSigningResponse,
@@ -69,7 +67,6 @@ export class SwapService {
     private readonly commands: CommandPublisher,
     private readonly prices: BuildPriceChecker,
     private readonly preflights: BuildPreflight,
-    private readonly pace: ReadinessPace,
     private readonly clock: Clock,
   ) {}
 
@@ -129,10 +126,9 @@ export class SwapService {
       await this.commands.send(Topics.swapCommands, SwapCommandTypes.build, swapId, request);
       // A build that waits for nothing answers this once its row is created: the claim on its key
       // is completed with it in the same statement.
-      const builtAtMs = this.clock.nowMs();
       const answeredAtOnce: SigningAnswer | undefined =
         dto.waitForTxRequestMs === 0
-          ? { httpStatus: 202, body: priced(this.planningResponse(swapId, builtAtMs)) }
+          ? { httpStatus: 202, body: priced(asyncResponseOf(swapId, 'planning')) }
           : undefined;
       // The row a poll right after a 202 finds; never overwrites what the projector already wrote.
       // When this wrote it, it is `planning` and there is nothing to read until it changes.
@@ -141,12 +137,11 @@ export class SwapService {
         owner,
         'planning',
         null,
-        builtAtMs,
+        this.clock.nowMs(),
         undefined,
         quotedOf(plan),
         answeredAtOnce && held?.completionWith(answeredAtOnce.httpStatus, answeredAtOnce.body),
       );
-      if (created) this.pace.built(builtAtMs);
       if (created && answeredAtOnce) return answeredAtOnce;
 
       const deadline = started + (dto.waitForTxRequestMs ?? WAIT_FOR_TX_REQUEST_MS.default);
@@ -156,10 +151,8 @@ export class SwapService {
       };
       let view = created ? null : await this.views.findOwned(swapId, owner);
       for (;;) {
-        if (view && isSignable(view, this.clock.nowMs())) {
-          this.pace.servedFirstPayload(view);
+        if (view && isSignable(view, this.clock.nowMs()))
           return { httpStatus: 200, body: priced(await withIssues(syncResponseOf(view))) };
-        }
         if (view && isSettledTerminal(view)) throw buildFailureOf(view);
         // Woken by the row's notification; read again at least every BUILD_WAIT_REREAD_MS anyway,
         // so a notification lost with a LISTEN connection that died silently costs a second, not the wait.
@@ -170,7 +163,11 @@ export class SwapService {
         if (!told && waitUntil >= deadline)
           return {
             httpStatus: 202,
-            body: priced(await withIssues(this.pendingBuildResponse(swapId, builtAtMs, view))),
+            body: priced(
+              await withIssues(
+                view ? pendingResponseOf(view, this.clock.nowMs()) : asyncResponseOf(swapId, 'planning'),
+              ),
+            ),
           };
         view = await this.views.findOwned(swapId, owner);
       }
@@ -200,23 +197,6 @@ export class SwapService {
     }
   }
 
-  /** A build's 202: its view's pending answer, or, before its row is read, planning; each polled at the pace. */
-  private pendingBuildResponse(
-    swapId: string,
-    builtAtMs: number,
-    view: SwapViewEntity | null,
-  ): AsyncSigningResponse {
-    if (!view) return this.planningResponse(swapId, builtAtMs);
-    const nowMs = this.clock.nowMs();
-    return pendingResponseOf(view, nowMs, this.pace.expectedReadyInMs(view.createdAtMs, nowMs));
-  }
-
-  /** `planning`, for a swap built at `builtAtMs` whose row is not read: first polled when it is expected ready. */
-  private planningResponse(swapId: string, builtAtMs: number): AsyncSigningResponse {
-    const expectedReadyInMs = this.pace.expectedReadyInMs(builtAtMs, this.clock.nowMs());
-    return { ...asyncResponseOf(swapId, 'planning'), pollAfterMs: firstPollAfterMsOf(expectedReadyInMs) };
-  }
-
   /** GET /swap/{swapId}/signing. */
   async signing(owner: string, swapId: string): Promise<SigningAnswer> {
     const view = await this.views.findOwned(swapId, owner);
@@ -225,7 +205,7 @@ export class SwapService {
     if (wasRefusedAtBuild(view)) throw buildFailureOf(view);
     if (isTerminalSwapStatus(view.status)) throw terminalOf(view);
     // The same answer SigningPollEdge gives from the cached view, before Nest, for most polls.
-    const plain = this.pace.signingAnswerOf(view, this.clock.nowMs());
+    const plain = plainSigningAnswerOf(view, this.clock.nowMs());
     if (plain) return plain;
     // The payload expired unsigned: ask for a fresh one; the next poll finds it.
     const refresh: SwapSigningRefreshRequest = { swapId, owner };

@@ -199,11 +199,7 @@ export class AsyncSigningResponseDto implements AsyncSigningResponse {
   @ApiProperty() swapId!: string;
   @ApiProperty({ enum: ['async'] }) mode!: 'async';
   @ApiProperty({ enum: ['poll'] }) nextAction!: 'poll';
-  @ApiProperty({
-    type: 'integer',
-    description:
-      'Suggested wait before the next GET /swap/{swapId}/signing: 1000 to 3000 ms, backing off while the swap waits; before its first payload, up to 5000 ms while the swaps built before it are expected to take longer (see the integrator guide)',
-  })
+  @ApiProperty({ type: 'integer', description: 'Suggested wait before the next GET /swap/{swapId}/signing' })
   pollAfterMs!: number;
   @ApiProperty({
     description:
