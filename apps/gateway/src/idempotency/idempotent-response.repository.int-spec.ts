@@ -155,4 +155,33 @@ describe('IdempotentResponseRepository.claim on PostgreSQL', () => {
     }
     expect(claimStatements.count).toBeLessThan(quoteIds.length / 4);
   });
+
+  it('sends no read for ids the validation refuses (a NUL character, 65 characters), and the builds claimed beside them still read theirs', async () => {
+    const owner = `refused-${randomUUID()}`;
+    const quoteIds = Array.from({ length: 6 }, () => randomUUID());
+    for (const [n, quoteId] of quoteIds.entries()) await serveQuote(owner, quoteId, 7000 + n);
+    const refusedBodies = [
+      { quoteId: '\u0000', routeId: 'route-1' },
+      { quoteId: quoteIds[0], routeId: 'route-\u0000' },
+      { quoteId: 'q'.repeat(65), routeId: 'route-1' },
+    ];
+    for (const body of refusedBodies) expect(servedRouteReadOf(owner, body)).toBeUndefined();
+
+    const bodies = [...quoteIds.map((quoteId) => ({ quoteId, routeId: 'route-1' })), ...refusedBodies];
+    const outcomes = await Promise.all(
+      bodies.map((body, n) =>
+        claims.claim(scopeOf(owner, `mixed-${n}`), fp(`mixed-${n}`), servedRouteReadOf(owner, body)),
+      ),
+    );
+
+    expect(outcomes.map((o) => o.outcome)).toEqual(bodies.map(() => 'claimed'));
+    for (const [n, quoteId] of quoteIds.entries()) {
+      const outcome = outcomes[n];
+      if (outcome.outcome === 'claimed')
+        expect(outcome.readWithClaim).toEqual({
+          expiresAtMs: 7000 + n,
+          plan: { routeId: 'route-1', marker: quoteId },
+        });
+    }
+  });
 });

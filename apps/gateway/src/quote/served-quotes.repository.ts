@@ -131,12 +131,18 @@ export class ServedQuotes implements OnModuleInit, OnModuleDestroy {
 /**
  * The served route of a build as a read to send with the claim of its Idempotency-Key: one
  * ServedRoute, or null for a quote not served to `owner`. Undefined when the body has no quote and
- * route to read (its validation refuses it).
+ * route to read: ids its validation refuses (the claim runs before the pipes, and a NUL character
+ * would fail the whole statement in PostgreSQL).
  */
 export function servedRouteReadOf(owner: string | undefined, body: unknown): ReadWithClaim | undefined {
   const { quoteId, routeId } = (body ?? {}) as { quoteId?: unknown; routeId?: unknown };
-  if (owner === undefined || typeof quoteId !== 'string' || typeof routeId !== 'string') return undefined;
+  if (owner === undefined || !isReadableId(quoteId) || !isReadableId(routeId)) return undefined;
   return { read: SERVED_ROUTE_READ, args: [quoteId, routeId] };
+}
+
+/** An id as BuildSwapDto takes it: 1 to 64 characters, none of them NUL. */
+function isReadableId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= 64 && !value.includes('\u0000');
 }
 
 /**

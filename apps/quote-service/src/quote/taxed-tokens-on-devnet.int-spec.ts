@@ -4,6 +4,7 @@ import {
   DEVNET_MNEMONIC,
   DevnetManifest,
   devnetWallet,
+  GasHeadroomSigner,
   TAXED_TOKEN,
   UNISWAP_V2_ROUTER_ABI,
 } from '@swapgw/devnet';
@@ -69,7 +70,9 @@ describe('taxed tokens on the devnet (real anvil and PostgreSQL)', () => {
     const wallet = new Wallet(Wallet.createRandom().privateKey, provider);
     await provider.send('anvil_setBalance', [wallet.address, toQuantity(parseUnits('10', 18))]);
     if (usdc > 0n) await (await erc20('USDC', deployer()).mint(wallet.address, usdc)).wait();
-    return { address: wallet.address, signer: new NonceManager(wallet) };
+    // With headroom over each estimate, as wallets send: a pair whose last trade was in an earlier
+    // second writes its price accumulators when the trade lands, which an exact estimate leaves no gas for.
+    return { address: wallet.address, signer: new NonceManager(new GasHeadroomSigner(wallet)) };
   }
 
   /** A quote on devnet-a of `amount` (units of tokenIn). */
