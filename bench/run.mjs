@@ -17,7 +17,7 @@
 //   --connections 10 --duration 5            autocannon, per target (gateway and bare Fastify)
 //   --rr-requests 200 --rr-concurrency 8     Kafka request-reply, per series
 //   --samples 20 --build-wait-ms 15000       quote and sync build latency
-//   --soak-swaps 20 --soak-concurrency 20 --soak-poll-ms 0 (= each 202's pollAfterMs) --soak-ready-timeout-ms 120000
+//   --soak-swaps 20 --soak-concurrency 20 --soak-poll-ms 0 (= each 202's pollAfterMs) --soak-poll-wait-ms 20000 --soak-ready-timeout-ms 120000
 //   --soak-gas-payment sponsored|user
 //   --soak-integrators 20 (API keys the soak's swaps are spread over)
 //   --soak-pairs mix|single (the soaks' swaps round-robin over several pairs, or BENCH_QUOTE's only)
@@ -112,6 +112,9 @@ const settings = {
   soakWarmupSwaps: nonNegative('soak-warmup', Math.max(20, Math.ceil(soakSwaps / 10))),
   // 0: wait what each 202 says (pollAfterMs), as a client following the contract does.
   soakPollMs: nonNegative('soak-poll-ms', 0),
+  // > 0: each signing poll waits up to this long for the payload (waitForTxRequestMs), as the SDK's
+  // runSwap polls; 0: the plain poll every client can send (use it against a commit before 2026-12-03).
+  soakPollWaitMs: nonNegative('soak-poll-wait-ms', 20_000),
   soakReadyTimeoutMs: positive('soak-ready-timeout-ms', 120_000),
   soakIntegrators: positive('soak-integrators', 20),
   // mix: the soaks' swaps round-robin over several pairs (same-chain, cross-chain, to Solana), as

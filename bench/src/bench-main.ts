@@ -43,6 +43,7 @@ export interface BenchSettings {
   soakWarmupSwaps: number;
   soakGasPayment: 'sponsored' | 'user';
   soakPollMs: number;
+  soakPollWaitMs: number;
   soakReadyTimeoutMs: number;
   soakIntegrators: number;
   /** `mix`: the soaks' swaps round-robin over several pairs; `single`: BENCH_QUOTE only. */
@@ -120,6 +121,7 @@ async function main(): Promise<number> {
     warmupSwaps: settings.soakWarmupSwaps,
     gasPayment: settings.soakGasPayment,
     pollIntervalMs: settings.soakPollMs,
+    pollWaitMs: settings.soakPollWaitMs,
     readyTimeoutMs: settings.soakReadyTimeoutMs,
     probeIntervalMs: settings.probeIntervalMs,
     probeAfterMs: settings.probeAfterSeconds * 1000,
@@ -175,6 +177,7 @@ async function main(): Promise<number> {
         pairMode: pairs.mode,
         gasPayment: settings.soakGasPayment,
         pollIntervalMs: settings.soakPollMs,
+        pollWaitMs: settings.soakPollWaitMs,
         readyTimeoutMs: settings.soakReadyTimeoutMs,
         swaps: settings.soakSwaps,
         concurrency: settings.soakConcurrency,

@@ -8,7 +8,7 @@ import { buildSwap, freshQuote } from './support/swap-steps';
 // Signing polls are most of a gateway's requests under a flood of builds. A poll of a swap whose
 // view the instance holds (its swap view cache, exact by notification) is answered before Nest:
 // the same status, body and headers as the full path, counted once by the rate limit, and only for
-// the swap's owner.
+// the swap's owner. A poll that waits for its payload goes the full path and answers once.
 
 const env = testEnv();
 const manifest = JSON.parse(fs.readFileSync(env.devnetManifest, 'utf8')) as { mnemonic: string };
@@ -82,5 +82,42 @@ describe('signing polls answered at the edge', () => {
     expect(notTheirs.status).toBe(404);
     expect(notTheirs.body.error.code).toBe('SWAP_NOT_FOUND');
     expect(await edgeAnswers()).toBe(before + 1);
+  }, 120_000);
+
+  it('a poll that waits (waitForTxRequestMs) answers the payload in one request once it is stored; a wait out of bounds is 400', async () => {
+    const built = await buildSwap(
+      owner,
+      `poll-wait-${randomUUID()}`,
+      await freshQuote(owner),
+      userAddress,
+      0,
+    );
+    expect([200, 202]).toContain(built.status);
+    const swapId = built.body.data.swapId as string;
+
+    const waited = await owner.get(`/swap/${swapId}/signing?waitForTxRequestMs=25000`, { timeoutMs: 40_000 });
+    expect(waited.status).toBe(200);
+    expect(waited.body.data).toMatchObject({
+      swapId,
+      mode: 'sync',
+      signing: { payload: expect.any(Object) },
+    });
+    openApi.assertResponse('GET', `/swap/${swapId}/signing`, waited.status, waited.body);
+    // The same answer as a plain poll right after.
+    const plain = await owner.get(`/swap/${swapId}/signing`);
+    expect(plain.status).toBe(200);
+    expect(plain.body.data).toEqual(waited.body.data);
+
+    for (const wait of ['25001', '-1', '1.5', 'soon']) {
+      const refused = await owner.get(`/swap/${swapId}/signing?waitForTxRequestMs=${wait}`);
+      expect({ wait, status: refused.status, code: refused.body.error?.code }).toEqual({
+        wait,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+      });
+      expect(refused.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual([
+        'waitForTxRequestMs',
+      ]);
+    }
   }, 120_000);
 });

@@ -9,7 +9,7 @@ import { BurstRecord, newBurstRecord, oneSwap, pairOf, SoakOptions } from './soa
 
 export interface HealthFloodOptions extends Pick<
   SoakOptions,
-  'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'
+  'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs' | 'pollWaitMs'
 > {
   gatewayUrl: string;
   /** The soak's pairs, round-robin (swap n: pair n mod the count). */

@@ -66,6 +66,8 @@ export interface SoakOptions {
   /** The builds' gasPayment: sponsored (the default) or user. */
   gasPayment: 'sponsored' | 'user';
   pollIntervalMs: number;
+  /** waitForTxRequestMs of the signing polls (0: none, each poll answers at once). */
+  pollWaitMs: number;
   readyTimeoutMs: number;
   probeIntervalMs: number;
   /** How long the prober keeps going after the last swap finished. */
@@ -124,6 +126,7 @@ export interface SoakFigures {
   /** Warm-up swaps before the burst, not counted (0 for the cold soak). */
   warmupSwaps: number;
   pollIntervalMs: number;
+  pollWaitMs: number;
   readyTimeoutMs: number;
   wallSeconds: number;
   /** Swaps that reached a ready payload, per second of the burst's wall time. */
@@ -276,7 +279,7 @@ interface SwapRun {
   client: ApiClient;
   n: number;
   pair: SwapPair;
-  options: Pick<SoakOptions, 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs'>;
+  options: Pick<SoakOptions, 'gasPayment' | 'readyTimeoutMs' | 'pollIntervalMs' | 'pollWaitMs'>;
   clock: () => number;
   record: BurstRecord;
 }
@@ -350,9 +353,18 @@ async function swapThrough(run: SwapRun, ofPair: PairRecord): Promise<SwapEvent>
   // As a client does: a 200 build carries its payload (ready); a 202 says when to poll first.
   if (build.res.status === 202) {
     let waitMs = pollIntervalOf(options, build.res.body);
+    // With --soak-poll-wait-ms the poll itself waits for the payload (waitForTxRequestMs), and a 202
+    // that took at least its pollAfterMs is followed by the next poll at once.
+    const pollPath =
+      options.pollWaitMs > 0
+        ? `/swap/${swapId}/signing?waitForTxRequestMs=${options.pollWaitMs}`
+        : `/swap/${swapId}/signing`;
     for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
-      const poll = await send(() => client.get(`/swap/${swapId}/signing`, { timeoutMs: REQUEST_TIMEOUT_MS }));
+      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+      const pollStart = process.hrtime.bigint();
+      const poll = await send(() =>
+        client.get(pollPath, { timeoutMs: REQUEST_TIMEOUT_MS + options.pollWaitMs }),
+      );
       if (poll.res?.status === 200) break;
       // 202 = not yet; a poll without an answer is retried like a client would, within the deadline.
       if (poll.res && poll.res.status !== 202)
@@ -365,7 +377,7 @@ async function swapThrough(run: SwapRun, ofPair: PairRecord): Promise<SwapEvent>
           `not ready within ${options.readyTimeoutMs} ms`,
           `swap ${swapId} not ready (last poll: ${poll.answer})`,
         );
-      waitMs = pollIntervalOf(options, poll.res?.body);
+      waitMs = Math.max(0, pollIntervalOf(options, poll.res?.body) - elapsedMs(pollStart));
     }
   }
   const readyMs = elapsedMs(buildStart);
@@ -539,6 +551,7 @@ export async function runSoak(
     pairsSkipped: options.pairs.skipped,
     warmupSwaps: options.warmupSwaps,
     pollIntervalMs: options.pollIntervalMs,
+    pollWaitMs: options.pollWaitMs,
     readyTimeoutMs: options.readyTimeoutMs,
     wallSeconds: round(wallSeconds),
     swapsPerSecond: round(ready / wallSeconds),

@@ -113,7 +113,7 @@ function section(result: ScenarioResult): string[] {
       ];
     case 'soak':
       return [
-        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time, ${result.integrators} integrators' keys, ${pairsPhrase(result)} (quote → async build → poll ${result.pollIntervalMs > 0 ? `every ${result.pollIntervalMs} ms` : 'after each pollAfterMs'} until ready; ${result.warmupSwaps} warm-up swaps before, not counted)`,
+        `## Soak: ${result.swaps} swaps, ${result.concurrency} at a time, ${result.integrators} integrators' keys, ${pairsPhrase(result)} (quote → async build → poll${result.pollWaitMs > 0 ? ` waiting up to ${result.pollWaitMs} ms` : ''} ${result.pollIntervalMs > 0 ? `every ${result.pollIntervalMs} ms` : 'after each pollAfterMs'} until ready; ${result.warmupSwaps} warm-up swaps before, not counted)`,
         '',
         ...soakFigures(result),
       ];

@@ -206,7 +206,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current signable payload (200), or 202 while it is being built, funds are awaited or an expired one is refreshed */
+        /**
+         * The current signable payload (200), or 202 while it is being built, funds are awaited or an expired one is refreshed
+         * @description With waitForTxRequestMs the poll waits, as a build does, and answers as soon as the payload is ready or the swap reaches a verdict (a client then sees its payload the moment it is stored, in one request instead of a poll every pollAfterMs); a 202 comes at the end of the wait, and the client polls again at once. Without it the answer is immediate.
+         */
         get: operations["getSwapSigning"];
         put?: never;
         /**
@@ -4240,7 +4243,10 @@ export interface operations {
     };
     getSwapSigning: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How long the poll may wait for a payload, as the build waits: the answer comes as soon as a payload is ready (200) or the swap reaches a verdict, else a 202 at the end of the wait. 0 answers at once. A client that sends it polls again right after a 202 that took at least pollAfterMs (a server that ignores it answers at once: then wait pollAfterMs) */
+                waitForTxRequestMs?: number;
+            };
             header?: never;
             path: {
                 swapId: string;

@@ -105,9 +105,12 @@ describe('runSwap', () => {
           meta,
         }),
     ];
+    const pollQueries: string[] = [];
     const fetch = async (request: Request) => {
-      const path = new URL(request.url).pathname;
+      const url = new URL(request.url);
+      const path = url.pathname;
       requests.push(`${request.method} ${path}`);
+      if (request.method === 'GET' && path === '/api/v1/swap/s1/signing') pollQueries.push(url.search);
       if (request.method === 'POST' && path === '/api/v1/quote')
         return json(200, { data: { quoteId: 'q1', routes: [{ routeId: 'r1' }, { routeId: 'r2' }] }, meta });
       if (request.method === 'POST' && path === '/api/v1/swap/build') {
@@ -170,6 +173,9 @@ describe('runSwap', () => {
       'finished',
     ]);
     expect(requests.at(-1)).toBe('GET /api/v1/swap/s1');
+    // Each poll waits for the next payload at the gateway (20 s by default).
+    expect(pollQueries.length).toBeGreaterThan(0);
+    expect(new Set(pollQueries)).toEqual(new Set(['?waitForTxRequestMs=20000']));
   });
 
   it('throws the error answer as GatewayApiError, and refuses a payload no signer handles', async () => {

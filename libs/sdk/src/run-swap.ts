@@ -44,6 +44,11 @@ export interface RunSwapOptions {
   timeoutMs?: number;
   /** Poll interval when the gateway suggests none (a payload already submitted); 500 ms by default. */
   pollIntervalMs?: number;
+  /**
+   * How long each signing poll may wait for the next payload (its `waitForTxRequestMs`): the poll
+   * answers as soon as the payload exists. 20 s by default; 0 polls every `pollAfterMs` instead.
+   */
+  pollWaitMs?: number;
   signal?: AbortSignal;
 }
 
@@ -132,11 +137,16 @@ export async function runSwap(options: RunSwapOptions): Promise<RunSwapResult> {
   const { swapId } = built;
   emit({ type: 'built', swapId, mode: built.mode });
 
+  const pollWaitMs = options.pollWaitMs ?? 20_000;
   const submitted: SubmittedSigning[] = [];
   let lastSubmitted = { step: 0, payload: '' };
   for (;;) {
     if (Date.now() > deadline) throw new Error(`swap ${swapId} did not end within the timeout`);
-    const polled = await client.GET('/swap/{swapId}/signing', { params: { path: { swapId } }, signal });
+    const polledAt = Date.now();
+    const polled = await client.GET('/swap/{swapId}/signing', {
+      params: { path: { swapId }, query: pollWaitMs > 0 ? { waitForTxRequestMs: pollWaitMs } : {} },
+      signal,
+    });
     if (polled.error) {
       const error = (polled.error as { error?: { code: string } }).error;
       if (polled.response.status === 409 && error?.code === 'EXECUTION_TERMINAL') break;
@@ -144,7 +154,8 @@ export async function runSwap(options: RunSwapOptions): Promise<RunSwapResult> {
     const answer = dataOf(polled);
     if (answer.mode === 'async') {
       emit({ type: 'waiting', swapId, status: answer.status, pollAfterMs: answer.pollAfterMs });
-      await sleep(answer.pollAfterMs, signal);
+      // A poll that waited has waited already; one answered at once waits the rest of pollAfterMs.
+      await sleep(Math.max(0, answer.pollAfterMs - (Date.now() - polledAt)), signal);
       continue;
     }
     const { step } = answer.signing;

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { GatewayReply, GatewayRequest } from '../common/http/gateway-request';
 import { IdempotencyKey, Owner } from '../common/http/request-decorators';
@@ -6,6 +6,7 @@ import { Idempotent } from '../idempotency';
 import { servedRouteReadOf } from '../quote/served-quotes.repository';
 import { ApiEnvelopedResponse, ApiErrorResponses } from '../openapi/api-responses';
 import { BuildSwapDto } from './dto/build-swap.dto';
+import { SigningPollQuery } from './dto/signing-poll.query';
 import { SubmitSignedTxDto } from './dto/submit-signed-tx.dto';
 import { SwapResourceDto } from './dto/swap-resource.dto';
 import {
@@ -131,6 +132,10 @@ export class SwapController {
     operationId: 'getSwapSigning',
     summary:
       'The current signable payload (200), or 202 while it is being built, funds are awaited or an expired one is refreshed',
+    description:
+      'With waitForTxRequestMs the poll waits, as a build does, and answers as soon as the payload is ready or the swap reaches a verdict ' +
+      '(a client then sees its payload the moment it is stored, in one request instead of a poll every pollAfterMs); a 202 comes at the ' +
+      'end of the wait, and the client polls again at once. Without it the answer is immediate.',
   })
   @ApiEnvelopedResponse(200, SyncSigningResponseDto, 'mode sync: a payload to sign')
   @ApiEnvelopedResponse(
@@ -164,9 +169,10 @@ export class SwapController {
   async signing(
     @Owner() owner: string,
     @Param('swapId') swapId: string,
+    @Query() query: SigningPollQuery,
     @Res({ passthrough: true }) reply: GatewayReply,
   ): Promise<SyncSigningResponse | AsyncSigningResponse> {
-    const answer = await this.swaps.signing(owner, swapId);
+    const answer = await this.swaps.signing(owner, swapId, query.waitForTxRequestMs);
     reply.status(answer.httpStatus);
     return answer.body;
   }

@@ -484,6 +484,77 @@ describe('SwapService', () => {
     ]);
   });
 
+  describe('a poll that waits (waitForTxRequestMs)', () => {
+    it('answers the payload as soon as the row changes to it, reading the row once before and once after', async () => {
+      const views = new FakeViews({ status: 'planning' });
+      const changes = changesHub();
+      const startedAt = Date.now();
+      const polled = serviceOf(noServices(), views, undefined, changes).signing(OWNER, 's', 20_000);
+      setTimeout(() => {
+        views.row = { status: 'awaiting_signature', payload, stepCurrent: 1, stepTotal: 1 };
+        changes.notify('s');
+      }, 200);
+      expect(await polled).toMatchObject({ httpStatus: 200, body: { mode: 'sync', signing: { payload } } });
+      expect(Date.now() - startedAt).toBeLessThan(5_000);
+      expect(views.reads).toBe(2);
+      expect(changes.waiting).toBe(0);
+    });
+
+    it('answers the verdict of a build refused while it waited', async () => {
+      const views = new FakeViews({ status: 'planning' });
+      const changes = changesHub();
+      const polled = serviceOf(noServices(), views, undefined, changes).signing(OWNER, 's', 20_000);
+      setTimeout(() => {
+        views.row = {
+          status: 'failed',
+          failureReason: 'SIGNING_SURFACE_UNAVAILABLE',
+          failureDetails: { chains: ['ethereum'] },
+        };
+        changes.notify('s');
+      }, 100);
+      await expect(polled).rejects.toMatchObject({ code: 'SIGNING_SURFACE_UNAVAILABLE' });
+      expect(changes.waiting).toBe(0);
+    });
+
+    it('answers 202 at the end of its wait when nothing changed, and at once without a wait', async () => {
+      const views = new FakeViews({ status: 'planning' });
+      const changes = changesHub();
+      const service = serviceOf(noServices(), views, undefined, changes);
+      const startedAt = Date.now();
+      expect(await service.signing(OWNER, 's', 300)).toMatchObject({
+        httpStatus: 202,
+        body: { mode: 'async', nextAction: 'poll' },
+      });
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(290);
+      expect(changes.waiting).toBe(0);
+
+      const readsBefore = views.reads;
+      expect(await service.signing(OWNER, 's')).toMatchObject({ httpStatus: 202 });
+      expect(views.reads - readsBefore).toBe(1);
+    });
+
+    it('asks for a fresh payload of an expired one once, and answers the fresh one when it comes', async () => {
+      const views = new FakeViews({ status: 'awaiting_signature', payload, expiresAtMs: Date.now() - 1 });
+      const services = new FakeServices(() => ({ swapId: 's', refreshRequested: true, status: 'planning' }));
+      const changes = changesHub();
+      const polled = serviceOf(services, views, undefined, changes).signing(OWNER, 's', 20_000);
+      // A change that is not the fresh payload yet (the row still expired) asks nothing more.
+      setTimeout(() => changes.notify('s'), 50);
+      setTimeout(() => {
+        views.row = {
+          status: 'awaiting_signature',
+          payload,
+          expiresAtMs: Date.now() + 60_000,
+          stepCurrent: 1,
+          stepTotal: 1,
+        };
+        changes.notify('s');
+      }, 200);
+      expect(await polled).toMatchObject({ httpStatus: 200, body: { mode: 'sync' } });
+      expect(services.calls.map((c) => c.type)).toEqual(['swap.signing.refresh']);
+    });
+  });
+
   it('shows the transaction in flight, with its confirmations, while the swap is submitted or confirming', async () => {
     const txHash = '0x' + 'cd'.repeat(32);
     const services = new FakeServices(() => new Error('must not be called'));

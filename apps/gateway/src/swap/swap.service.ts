@@ -197,17 +197,37 @@ export class SwapService {
     }
   }
 
-  /** GET /swap/{swapId}/signing. */
-  async signing(owner: string, swapId: string): Promise<SigningAnswer> {
-    const view = await this.views.findOwned(swapId, owner);
-    if (!view) throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, 'No such swap', { swapId });
-    // A build refused after its 202 answers what the build would have answered.
-    if (wasRefusedAtBuild(view)) throw buildFailureOf(view);
-    if (isTerminalSwapStatus(view.status)) throw terminalOf(view);
-    // The same answer SigningPollEdge gives from the cached view, before Nest, for most polls.
-    const plain = plainSigningAnswerOf(view, this.clock.nowMs());
-    if (plain) return plain;
-    // The payload expired unsigned: ask for a fresh one; the next poll finds it.
+  /**
+   * GET /swap/{swapId}/signing. With `waitMs`, a swap with nothing to sign yet is waited for as a
+   * build waits (woken by its row's notification, read again at least every BUILD_WAIT_REREAD_MS):
+   * the answer comes once there is a payload or a verdict, else the 202 at the end of the wait.
+   */
+  async signing(owner: string, swapId: string, waitMs = 0): Promise<SigningAnswer> {
+    const deadline = Date.now() + waitMs;
+    const watch = waitMs > 0 ? this.changes.watch(swapId) : undefined;
+    try {
+      let refreshed: SigningAnswer | undefined;
+      for (;;) {
+        const view = await this.views.findOwned(swapId, owner);
+        if (!view) throw new CodedError(ErrorCodes.SWAP_NOT_FOUND, 'No such swap', { swapId });
+        // A build refused after its 202 answers what the build would have answered.
+        if (wasRefusedAtBuild(view)) throw buildFailureOf(view);
+        if (isTerminalSwapStatus(view.status)) throw terminalOf(view);
+        // The same answer SigningPollEdge gives from the cached view, before Nest, for most polls.
+        const answer =
+          plainSigningAnswerOf(view, this.clock.nowMs()) ?? (refreshed ??= await this.refresh(owner, swapId));
+        if (answer.httpStatus !== 202 || !watch) return answer;
+        const waitUntil = Math.min(deadline, Date.now() + BUILD_WAIT_REREAD_MS);
+        const told = Date.now() < deadline && (await watch.changedOrDeadline(waitUntil));
+        if (!told && waitUntil >= deadline) return plainSigningAnswerOf(view, this.clock.nowMs()) ?? answer;
+      }
+    } finally {
+      watch?.close();
+    }
+  }
+
+  /** The payload expired unsigned: asks for a fresh one, once; a later poll finds it. */
+  private async refresh(owner: string, swapId: string): Promise<SigningAnswer> {
     const refresh: SwapSigningRefreshRequest = { swapId, owner };
     const result = await this.services.call<SwapSigningRefreshResult>(
       Topics.swapRequests,
