@@ -18,6 +18,12 @@ export function swapViewChangeOf(payload: string): { swapId: string; version?: s
     : { swapId: payload.slice(0, colon), version: payload.slice(colon + 1) };
 }
 
+/** A waiter reads its row at least this often even without a notification. */
+export const WAIT_REREAD_MS = 1_000;
+
+/** How a turn of a wait ended: the row changed, a re-read is due, or the wait is over. */
+export type WaitTurn = 'changed' | 'reread' | 'over';
+
 /**
  * One waiter's subscription to a swap's view row. `changed` remembers a notification that came
  * while the waiter was reading, so none is lost between a read and the next wait.
@@ -26,7 +32,10 @@ export class SwapViewWatch {
   private changed = false;
   private wake: (() => void) | null = null;
 
-  constructor(private readonly release: (watch: SwapViewWatch) => void) {}
+  constructor(
+    private readonly release: (watch: SwapViewWatch) => void,
+    private readonly closing: () => boolean = () => false,
+  ) {}
 
   notify(): void {
     this.changed = true;
@@ -54,6 +63,23 @@ export class SwapViewWatch {
     });
   }
 
+  /**
+   * One turn of a wait until `deadlineMs`: `changed` when the row changed; `reread` after
+   * WAIT_REREAD_MS without a notification (read again anyway: a notification lost with a LISTEN
+   * connection that died silently costs a second, not the wait); `over` at the deadline, or once
+   * the instance is shutting down (a waiting request then answers what it has, so that it does not
+   * hold the shutdown). Whether a turn runs to the deadline is decided before it starts: a timer
+   * may fire a millisecond before Date.now() reaches the deadline, which must not cost one more read.
+   */
+  async next(deadlineMs: number): Promise<WaitTurn> {
+    if (this.closing() || Date.now() >= deadlineMs) return 'over';
+    const waitUntil = Math.min(deadlineMs, Date.now() + WAIT_REREAD_MS);
+    const told = await this.changedOrDeadline(waitUntil);
+    if (this.closing()) return 'over';
+    if (told) return 'changed';
+    return waitUntil >= deadlineMs ? 'over' : 'reread';
+  }
+
   close(): void {
     this.wake?.();
     this.release(this);
@@ -75,6 +101,7 @@ export class SwapViewWatch {
 export class SwapViewChanges implements OnModuleInit, OnModuleDestroy {
   private readonly watches = new Map<string, Set<SwapViewWatch>>();
   private readonly listener: PgChannelListener;
+  private closing = false;
   readonly cache: SwapViewCache;
 
   constructor(dataSource: DataSource, config: GatewayConfig) {
@@ -99,11 +126,14 @@ export class SwapViewChanges implements OnModuleInit, OnModuleDestroy {
 
   /** Subscribes before the first read of the row; close() the watch when done. */
   watch(swapId: string): SwapViewWatch {
-    const watch = new SwapViewWatch((released) => {
-      const set = this.watches.get(swapId);
-      set?.delete(released);
-      if (set?.size === 0) this.watches.delete(swapId);
-    });
+    const watch = new SwapViewWatch(
+      (released) => {
+        const set = this.watches.get(swapId);
+        set?.delete(released);
+        if (set?.size === 0) this.watches.delete(swapId);
+      },
+      () => this.closing,
+    );
     const set = this.watches.get(swapId) ?? new Set<SwapViewWatch>();
     set.add(watch);
     this.watches.set(swapId, set);
@@ -131,8 +161,10 @@ export class SwapViewChanges implements OnModuleInit, OnModuleDestroy {
     await this.listener.start();
   }
 
+  /** Before the HTTP server stops (Nest's destroy hooks run first): waiting requests answer now. */
   async onModuleDestroy(): Promise<void> {
-    await this.listener.stop();
+    this.closing = true;
     this.notifyAll();
+    await this.listener.stop();
   }
 }

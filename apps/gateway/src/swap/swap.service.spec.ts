@@ -533,6 +533,19 @@ describe('SwapService', () => {
       expect(views.reads - readsBefore).toBe(1);
     });
 
+    it('answers what it has at once when the instance starts shutting down, and waits no more after', async () => {
+      const views = new FakeViews({ status: 'planning' });
+      const changes = changesHub();
+      const service = serviceOf(noServices(), views, undefined, changes);
+      const startedAt = Date.now();
+      const polled = service.signing(OWNER, 's', 20_000);
+      setTimeout(() => void changes.onModuleDestroy(), 100);
+      expect(await polled).toMatchObject({ httpStatus: 202, body: { mode: 'async' } });
+      expect(await service.signing(OWNER, 's', 20_000)).toMatchObject({ httpStatus: 202 });
+      expect(Date.now() - startedAt).toBeLessThan(5_000);
+      expect(changes.waiting).toBe(0);
+    });
+
     it('asks for a fresh payload of an expired one once, and answers the fresh one when it comes', async () => {
       const views = new FakeViews({ status: 'awaiting_signature', payload, expiresAtMs: Date.now() - 1 });
       const services = new FakeServices(() => ({ swapId: 's', refreshRequested: true, status: 'planning' }));

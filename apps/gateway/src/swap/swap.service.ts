@@ -154,13 +154,7 @@ export class SwapService {
         if (view && isSignable(view, this.clock.nowMs()))
           return { httpStatus: 200, body: priced(await withIssues(syncResponseOf(view))) };
         if (view && isSettledTerminal(view)) throw buildFailureOf(view);
-        // Woken by the row's notification; read again at least every BUILD_WAIT_REREAD_MS anyway,
-        // so a notification lost with a LISTEN connection that died silently costs a second, not the wait.
-        // Whether this wait runs to the build's deadline is decided before it starts: a timer may fire
-        // a millisecond before Date.now() reaches the deadline, which must not cost one more read.
-        const waitUntil = Math.min(deadline, Date.now() + BUILD_WAIT_REREAD_MS);
-        const told = Date.now() < deadline && (await watch.changedOrDeadline(waitUntil));
-        if (!told && waitUntil >= deadline)
+        if ((await watch.next(deadline)) === 'over')
           return {
             httpStatus: 202,
             body: priced(
@@ -199,8 +193,8 @@ export class SwapService {
 
   /**
    * GET /swap/{swapId}/signing. With `waitMs`, a swap with nothing to sign yet is waited for as a
-   * build waits (woken by its row's notification, read again at least every BUILD_WAIT_REREAD_MS):
-   * the answer comes once there is a payload or a verdict, else the 202 at the end of the wait.
+   * build waits (SwapViewWatch.next): the answer comes once there is a payload or a verdict, else
+   * the 202 at the end of the wait, or at once when the instance starts shutting down.
    */
   async signing(owner: string, swapId: string, waitMs = 0): Promise<SigningAnswer> {
     const deadline = Date.now() + waitMs;
@@ -217,9 +211,8 @@ export class SwapService {
         const answer =
           plainSigningAnswerOf(view, this.clock.nowMs()) ?? (refreshed ??= await this.refresh(owner, swapId));
         if (answer.httpStatus !== 202 || !watch) return answer;
-        const waitUntil = Math.min(deadline, Date.now() + BUILD_WAIT_REREAD_MS);
-        const told = Date.now() < deadline && (await watch.changedOrDeadline(waitUntil));
-        if (!told && waitUntil >= deadline) return plainSigningAnswerOf(view, this.clock.nowMs()) ?? answer;
+        if ((await watch.next(deadline)) === 'over')
+          return plainSigningAnswerOf(view, this.clock.nowMs()) ?? answer;
       }
     } finally {
       watch?.close();
@@ -311,9 +304,6 @@ function terminalOf(view: SwapViewEntity): CodedError {
     ...(view.lastTxHash ? { lastTxHash: view.lastTxHash } : {}),
   });
 }
-
-/** A waiting build reads its row at least this often even without a notification. */
-const BUILD_WAIT_REREAD_MS = 1_000;
 
 /**
  * Terminal, with the reason known: a refused build's view may show `failed` from swap.created a
