@@ -126,4 +126,30 @@ describe('SwapViewCache', () => {
     cache.finishRead(unknown, view('s4', 'submitted', '501'), 7);
     expect(cache.get('s4', 8)).toBeUndefined();
   });
+
+  it('tells who waits on a change once the write that announced it has stored its row, and at once when nothing runs', () => {
+    const cache = new SwapViewCache(10, 10_000);
+    expect(cache.afterReads('s5', () => undefined)).toBe(false);
+
+    const seen: Array<string | undefined> = [];
+    const write = cache.beginRead('s5'); // the projector's statement, still running
+    cache.invalidate('s5', '700'); // its own notification, arrived first
+    expect(cache.afterReads('s5', () => seen.push(cache.get('s5', 2)?.status))).toBe(true);
+    expect(seen).toEqual([]);
+    cache.finishRead(write, view('s5', 'awaiting_signature', '700'), 1);
+    // Called after the row was stored: the waiter finds it in memory.
+    expect(seen).toEqual(['awaiting_signature']);
+
+    // Two reads at once: called once the last one finished, also when nothing was stored.
+    const a = cache.beginRead('s6');
+    const b = cache.beginRead('s6');
+    cache.invalidate('s6');
+    let called = 0;
+    cache.afterReads('s6', () => (called += 1));
+    cache.finishRead(a, view('s6'), 3);
+    expect(called).toBe(0);
+    cache.finishRead(b, null, 4);
+    expect(called).toBe(1);
+    expect(cache.get('s6', 5)).toBeUndefined();
+  });
 });

@@ -16,6 +16,8 @@ interface ReadInFlight {
   changed: boolean;
   /** The versions announced while a read was running: a read that returns another may be older. */
   announced: Set<string>;
+  /** Called once the last read finished (and its answer was stored or not). */
+  settled: Array<() => void>;
 }
 
 /** What a read of one row holds between asking PostgreSQL and storing the answer. */
@@ -70,7 +72,7 @@ export class SwapViewCache {
   beginRead(swapId: string): ViewRead {
     const inFlight = this.reads.get(swapId);
     if (inFlight) inFlight.readers += 1;
-    else this.reads.set(swapId, { readers: 1, changed: false, announced: new Set() });
+    else this.reads.set(swapId, { readers: 1, changed: false, announced: new Set(), settled: [] });
     return { swapId };
   }
 
@@ -83,14 +85,34 @@ export class SwapViewCache {
     if (!inFlight) return;
     inFlight.readers -= 1;
     if (inFlight.readers === 0) this.reads.delete(read.swapId);
-    if (inFlight.changed || found === null || !this.enabled()) return;
-    for (const version of inFlight.announced) if (version !== found.version) return;
-    this.entries.delete(read.swapId);
-    this.entries.set(read.swapId, { ...found, storedAtMs: nowMs });
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
+    if (this.mayStore(inFlight, found)) {
+      this.entries.delete(read.swapId);
+      this.entries.set(read.swapId, { ...found, storedAtMs: nowMs });
+      if (this.entries.size > this.maxEntries) {
+        const oldest = this.entries.keys().next().value as string;
+        this.entries.delete(oldest);
+      }
     }
+    if (inFlight.readers === 0) for (const settled of inFlight.settled.splice(0)) settled();
+  }
+
+  /**
+   * Calls `then` once the reads and writes of the swap running now have finished (their answer
+   * stored, or kept out), and returns true; false, without calling it, when none is running. A
+   * change's waiters woken this way find the row the change's own write returned in the cache,
+   * instead of all reading PostgreSQL at once while that write's answer is on its way.
+   */
+  afterReads(swapId: string, then: () => void): boolean {
+    const inFlight = this.reads.get(swapId);
+    if (!inFlight) return false;
+    inFlight.settled.push(then);
+    return true;
+  }
+
+  private mayStore(inFlight: ReadInFlight, found: VersionedView | null): found is VersionedView {
+    if (inFlight.changed || found === null || !this.enabled()) return false;
+    for (const version of inFlight.announced) if (version !== found.version) return false;
+    return true;
   }
 
   /** The row of this swap changed, to `version` when the writer named it (else: unknown). */

@@ -147,10 +147,18 @@ export class SwapViewChanges implements OnModuleInit, OnModuleDestroy {
     return count;
   }
 
-  /** The row of `swapId` changed (to `version`, when the writer named it): wakes its waiters. */
+  /**
+   * The row of `swapId` changed (to `version`, when the writer named it): wakes its waiters, once
+   * a write of the row this instance has in flight (the projector's, whose statement sent this
+   * very notification) has stored what it returned, so that they read it from the cache.
+   */
   notify(swapId: string, version?: string): void {
     this.cache.invalidate(swapId, version);
-    for (const watch of this.watches.get(swapId) ?? []) watch.notify();
+    if (!this.watches.has(swapId)) return;
+    const wake = () => {
+      for (const watch of this.watches.get(swapId) ?? []) watch.notify();
+    };
+    if (!this.cache.afterReads(swapId, wake)) wake();
   }
 
   private notifyAll(): void {
